@@ -1,0 +1,5 @@
+import sys
+
+from madang.cli import main
+
+sys.exit(main())

@@ -1,0 +1,81 @@
+"""The ``madang`` command.
+
+Each game package contributes its own sub-commands through ``register_cli``; this
+module only assembles them and turns every typed error into one line on standard error
+and exit status 2, as ``notation.md`` requires.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from madang.core.errors import MadangError
+
+GAME_CLIS = ("madang.matgo.cli", "madang.mahjong.cli")
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="madang", description="Matgo and Korean mahjong: engines, scoring and play."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in GAME_CLIS:
+        try:
+            module = importlib.import_module(name)
+        except ImportError as e:  # pragma: no cover - only while a game is being written
+            if e.name != name:
+                raise
+            continue
+        module.register_cli(sub)
+    return parser
+
+
+def read_json_input(path: str) -> Any:
+    """Read JSON from ``path`` (``-`` is standard input); bad JSON is a ``MadangError``."""
+    from madang.core.errors import RecordError
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"malformed JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+
+
+def print_json(obj: Any) -> None:
+    """Print one JSON object on standard output."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except MadangError as e:
+        message = " ".join(str(e).split()) or type(e).__name__
+        sys.stderr.write(f"madang: error: {message}\n")
+        return 2
+    except RecursionError:
+        sys.stderr.write("madang: error: input nested too deeply\n")
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

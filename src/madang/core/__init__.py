@@ -1,0 +1,1 @@
+"""What every game shares: typed errors, seeded randomness and the game registry."""

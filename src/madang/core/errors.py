@@ -1,0 +1,53 @@
+"""Typed errors shared by every game.
+
+Each error carries a stable ``code`` that the command line and the server use as the
+wire name of the failure.
+
+>>> try:
+...     raise IllegalActionError("not your turn")
+... except RulesError as e:
+...     print(e.code, e)
+illegal_action not your turn
+"""
+
+from __future__ import annotations
+
+
+class MadangError(Exception):
+    """Base class of every error raised on purpose by madang."""
+
+    code = "error"
+
+
+class RulesError(MadangError):
+    """A problem with the rules: an action, a configuration or a record."""
+
+    code = "rules_error"
+
+
+class InvalidActionError(RulesError):
+    """An action that is malformed: it cannot be parsed or names no real card or tile."""
+
+    code = "invalid_action"
+
+
+class IllegalActionError(RulesError):
+    """A well-formed action that is not legal in the current state."""
+
+    code = "illegal_action"
+
+
+class RuleConfigError(RulesError):
+    """An unknown, malformed or contradictory rules option."""
+
+    code = "rule_config"
+
+
+class RecordError(MadangError):
+    """A game record (or calculator input) that is malformed or inconsistent."""
+
+    code = "bad_record"
+
+    def __init__(self, message: str, *, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
