@@ -1,0 +1,840 @@
+"""The Matgo engine: one game of 맞고 from a seed or a given deck.
+
+:class:`MatgoState` is the whole truth of a game (the deck order included). It is
+mutable for speed: :meth:`MatgoState.step` applies one action in place and returns the
+events it caused, :meth:`MatgoState.clone` copies it in a few microseconds for search.
+Every in-turn question is explicit: :attr:`MatgoState.phase` says what is asked and
+:attr:`MatgoState.current` of whom; :meth:`MatgoState.legal_actions` derives from them
+and :meth:`MatgoState.default_action` answers for a player whose time ran out.
+
+>>> game = new_game(seed=7)
+>>> while not game.over:
+...     _ = game.step(game.default_action())
+>>> game.over, sum(p[2] for p in game.payments) >= 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any
+
+from madang.core.errors import IllegalActionError, InvalidActionError, RecordError
+from madang.matgo import actions as A
+from madang.matgo.cards import (
+    BIT,
+    BONUS_MASK,
+    CODES,
+    GUKJIN_BIT,
+    MONTH,
+    MONTH_MASK,
+    PI_MASK,
+    SAME_AS,
+    SSANGPI_MASK,
+    SSEURIPI_MASK,
+    parse_card,
+)
+from madang.matgo.events import Event
+from madang.matgo.rules import Chongtong, Gukjin, MatgoRules
+from madang.matgo.scoring import (
+    MISSIONS,
+    GukjinMode,
+    Mission,
+    ScoreSheet,
+    best_jokbo_points,
+    flat_sheet,
+    jokbo_points,
+    mission_by_name,
+    settle,
+)
+
+
+class Phase(IntEnum):
+    """What the game is waiting for."""
+
+    PLAY = 0  #: the current player plays a card, a bomb, a bonus card or a token flip
+    PICK_PLAY = 1  #: 패 선택: which of two floor cards the played card pairs with
+    PICK_FLIP = 2  #: 패 선택: which of two floor cards the flipped card pairs with
+    GUKJIN = 3  #: 국진 as 열끗 or 쌍피 (``gukjin: ask``)
+    GO_STOP = 4  #: 고 or 스톱
+    CHONGTONG = 5  #: 총통: stop or play on
+    OVER = 6  #: the game has ended
+
+
+# How the played card stands while the flip is pending.
+_NONE, _LANDED, _PAIRED, _PICKED, _STACK, _BOMB = range(6)
+
+# 국진 mode once fixed: -1 not fixed (auto: best for its owner), 0 animal, 1 피.
+_GJ_FREE, _GJ_ANIMAL, _GJ_PI = -1, 0, 1
+
+CHONGTONG_POINTS = 10
+SAM_PPEOK_POINTS = 7
+INSTANT_PPEOK = {1: (7, "cheot_ppeok"), 2: (14, "yeon_ppeok"), 3: (21, "sam_yeon_ppeok")}
+CHEOT_TTADAK_POINTS = 7
+
+_SLOTS = (
+    "rules", "deck", "dealer", "carry", "mission", "pile", "hands", "floor", "captured",
+    "stack_maker", "stack_extra", "tokens", "shakes", "no_shake", "revealed", "go_count",
+    "go_score", "ppeok_count", "ppeok_turns", "turns", "gukjin_mode", "phase", "current",
+    "winner", "points", "payments", "sheet", "end_reason", "t_card", "t_month", "t_mode",
+    "t_pair", "t_cap", "t_bonus", "t_flip", "t_options", "t_last", "t_steals", "events",
+    "moves", "_legal",
+)  # fmt: skip
+
+
+class MatgoState:
+    """The whole truth of one Matgo game. Build it with :func:`new_game`."""
+
+    __slots__ = _SLOTS
+
+    rules: MatgoRules
+    deck: tuple[int, ...]  #: the deck as dealt, top first (never leaves the server)
+    dealer: int  #: 선
+    carry: int  #: 나가리 multiplier in force (1, 2, 4 …)
+    mission: Mission | None
+    pile: list[int]  #: the draw pile, top last (``pop()`` flips)
+    hands: list[int]
+    floor: int
+    captured: list[int]
+    stack_maker: list[int]  #: per month: who made the 뻑 stack there (-1: none or dealt)
+    stack_extra: list[int]  #: per month: bonus cards lying in the stack
+    tokens: list[int]  #: bomb tokens
+    shakes: list[int]  #: 흔들기 + 폭탄 (+ 총통 played on) per player
+    no_shake: list[int]  #: per player, a mask of months that can no longer be shaken
+    revealed: list[int]  #: per player, cards shown by a 흔들기 or 총통
+    go_count: list[int]
+    go_score: list[int]  #: 족보 points at the last 고
+    ppeok_count: list[int]
+    ppeok_turns: list[int]  #: per player, bit t set = a 뻑 on turn t
+    turns: list[int]  #: turns played (bonus plays are not turns)
+    gukjin_mode: int
+    phase: Phase
+    current: int
+    winner: int | None
+    points: int
+    payments: list[tuple[int, int, int, str]]  #: (from, to, points, reason)
+    sheet: ScoreSheet | None
+    end_reason: str
+    t_card: int
+    t_month: int
+    t_mode: int
+    t_pair: int
+    t_cap: int
+    t_bonus: int
+    t_flip: int
+    t_options: int
+    t_last: bool
+    t_steals: list[str]
+    events: list[Event]
+    moves: list[int]
+    _legal: list[int] | None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase is Phase.OVER
+
+    def score(self, seat: int) -> int:
+        """The 족보 points of ``seat`` now, as a score check counts them."""
+        m = self.captured[seat]
+        if m & GUKJIN_BIT:
+            mode = self.gukjin_mode
+            if mode == _GJ_FREE:
+                return best_jokbo_points(m)
+            return jokbo_points(m, mode == _GJ_PI)
+        return jokbo_points(m)
+
+    def in_flight(self) -> int:
+        """Cards of the turn in progress: captured but not yet in a pile, or just flipped."""
+        m = self.t_cap | self.t_bonus
+        if self.t_flip >= 0:
+            m |= BIT[self.t_flip]
+        return m
+
+    def pending(self) -> dict[str, Any]:
+        """Who must answer what (``{}`` once the game is over)."""
+        if self.phase is Phase.OVER:
+            return {}
+        out: dict[str, Any] = {"seat": self.current, "question": self.phase.name.lower()}
+        if self.phase in (Phase.PICK_PLAY, Phase.PICK_FLIP):
+            out["options"] = [CODES[c] for c in _bits(self.t_options)]
+        return out
+
+    def legal_actions(self) -> list[int]:
+        """The action ids legal now, sorted (empty exactly when the game is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[int]:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            p = self.current
+            hand = self.hands[p]
+            floor = self.floor
+            out: list[int] = []
+            special: list[int] = []
+            h = hand
+            while h:
+                low = h & -h
+                g = (low.bit_length() - 1) >> 2  # month - 1, or 12 for the bonus cards
+                shift = g << 2
+                nib = (hand >> shift) & 15
+                h &= ~(15 << shift)
+                out.extend(_NIB_IDS[g][nib])
+                if _NIB_COUNT[nib] >= 3 and g < 12:
+                    nf = _NIB_COUNT[(floor >> shift) & 15]
+                    if nf == 0:
+                        if not self.no_shake[p] & (2 << g):
+                            special.extend(_NIB_SHAKE[g][nib])
+                    elif nf == 1 and _NIB_COUNT[nib] == 3:
+                        special.append(A.BOMB + g)
+            if special:
+                special.sort()
+                out.extend(special)
+            if self.tokens[p]:
+                out.append(A.FLIP)
+            return out
+        if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
+            return [A.PICK + c for c in _bits(self.t_options)]
+        if phase is Phase.GO_STOP:
+            return [A.GO, A.STOP]
+        if phase is Phase.GUKJIN:
+            return [A.GUKJIN_ANIMAL, A.GUKJIN_PI]
+        if phase is Phase.CHONGTONG:
+            return [A.CHONGTONG_STOP, A.CHONGTONG_PLAY]
+        return []
+
+    def default_action(self) -> int:
+        """The answer taken for a player whose time runs out.
+
+        Play: the lowest month card in the hand, else a bonus card, else a token flip.
+        Pick: the lowest option. 고/스톱: 스톱. 국진: the count that scores more now
+        (열끗 on a tie). 총통: stop (take the 10 points).
+        """
+        phase = self.phase
+        if phase is Phase.PLAY:
+            hand = self.hands[self.current]
+            months = hand & ~BONUS_MASK
+            if months:
+                return A.PLAY + (months & -months).bit_length() - 1
+            if hand:
+                return A.PLAY + (hand & -hand).bit_length() - 1
+            return A.FLIP
+        if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
+            return A.PICK + (self.t_options & -self.t_options).bit_length() - 1
+        if phase is Phase.GO_STOP:
+            return A.STOP
+        if phase is Phase.GUKJIN:
+            m = self.captured[self.current]
+            return A.GUKJIN_PI if jokbo_points(m, True) > jokbo_points(m, False) else A.GUKJIN_ANIMAL
+        if phase is Phase.CHONGTONG:
+            return A.CHONGTONG_STOP
+        raise IllegalActionError("the game is over")
+
+    # ------------------------------------------------------------------ stepping
+
+    def step(self, action: int | str) -> list[Event]:
+        """Apply one action of the player to act; return the events it caused.
+
+        An action that is not legal now raises :class:`IllegalActionError` (a malformed
+        one :class:`InvalidActionError`) and leaves the state unchanged.
+        """
+        if type(action) is not int:
+            if isinstance(action, str):
+                action = A.parse_action(action)
+            elif not isinstance(action, int) or isinstance(action, bool):
+                raise InvalidActionError(
+                    f"an action is an int id or a move string, not {action!r}"
+                )
+            else:
+                action = int(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            if self.phase is Phase.OVER:
+                raise IllegalActionError("the game is over")
+            text = A.action_str(action) if 0 <= action < A.NUM_ACTIONS else repr(action)
+            raise IllegalActionError(
+                f"{text} is not legal now (seat {self.current} must answer "
+                f"{self.phase.name.lower()})"
+            )
+        self._legal = None
+        self.moves.append(action)
+        events = self.events
+        start = len(events)
+        p = self.current
+        if action < A.SHAKE:
+            if BIT[action] & BONUS_MASK:
+                self._play_bonus(p, action)
+            else:
+                self._play(p, action, False)
+        elif action < A.BOMB:
+            self._play(p, action - A.SHAKE, True)
+        elif action < A.FLIP:
+            self._bomb(p, action - A.BOMB + 1)
+        elif action == A.FLIP:
+            self.tokens[p] -= 1
+            self.turns[p] += 1
+            self.t_last = not self.hands[p] and not self.tokens[p]
+            events.append(("token_flip", p, self.tokens[p]))
+            self.t_mode = _NONE
+            self.t_month = 0
+            self._flip(p)
+        elif action < A.GO:
+            card = action - A.PICK
+            events.append(("pick", p, card))
+            if self.phase is Phase.PICK_PLAY:
+                self.t_pair = BIT[card] | BIT[self.t_card]
+                self.t_mode = _PICKED
+                self._flip(p)
+            else:
+                f = self.t_flip
+                self.t_flip = -1
+                self.floor &= ~BIT[card]
+                self.t_cap |= BIT[card] | BIT[f]
+                self._finish_turn(p)
+        elif action == A.GO:
+            s = self.score(p)
+            self.go_count[p] += 1
+            self.go_score[p] = s
+            events.append(("go", p, self.go_count[p], s))
+            self._next_turn(p)
+        elif action == A.STOP:
+            events.append(("stop", p, self.score(p)))
+            self._win(p, "stop")
+        elif action == A.GUKJIN_ANIMAL or action == A.GUKJIN_PI:
+            self.gukjin_mode = _GJ_PI if action == A.GUKJIN_PI else _GJ_ANIMAL
+            events.append(("gukjin_fixed", p, "pi" if action == A.GUKJIN_PI else "animal"))
+            self._score_check(p)
+        elif action == A.CHONGTONG_STOP:
+            self._flat_win(p, "chongtong", "총통", CHONGTONG_POINTS)
+        else:  # CHONGTONG_PLAY
+            months = _chongtong_months(self.hands[p])
+            cards = 0
+            for m in months:
+                cards |= MONTH_MASK[m]
+                self.no_shake[p] |= 1 << m
+            self.revealed[p] |= cards
+            self.shakes[p] += 1
+            events.append(("chongtong_play", p, cards))
+            self._after_chongtong(p)
+        return events[start:]
+
+    def _play_bonus(self, p: int, card: int) -> None:
+        self.hands[p] &= ~BIT[card]
+        self.captured[p] |= BIT[card]
+        self.events.append(("bonus_play", p, card))
+        if self.rules.bonus_steals_pi:
+            self._steal(p, "bonus")
+        if self.pile:
+            drawn = self.pile.pop()
+            self.hands[p] |= BIT[drawn]
+            self.events.append(("draw", p, drawn))
+        if not self.hands[p] and not self.tokens[p]:
+            # Nothing left to play: the turn ends without a play (pile and hand empty).
+            self.t_last = True
+            self._score_check(p)
+        else:
+            self.phase = Phase.PLAY
+
+    def _play(self, p: int, card: int, shake: bool) -> None:
+        bit = BIT[card]
+        hand = self.hands[p] & ~bit
+        self.hands[p] = hand
+        self.turns[p] += 1
+        m = MONTH[card]
+        mm = MONTH_MASK[m]
+        events = self.events
+        if shake:
+            shown = (hand | bit) & mm
+            self.shakes[p] += 1
+            self.no_shake[p] |= 1 << m
+            self.revealed[p] |= shown
+            events.append(("shake", p, m, shown))
+        events.append(("play", p, card))
+        self.t_last = not hand and not self.tokens[p]
+        self.t_card = card
+        self.t_month = m
+        fm = self.floor & mm
+        n = fm.bit_count()
+        if n == 0:
+            self.floor |= bit
+            self.t_mode = _LANDED
+        elif n == 1:
+            self.floor |= bit
+            self.t_pair = fm | bit
+            self.t_mode = _PAIRED
+        elif n == 2:
+            self.floor |= bit
+            low = fm & -fm
+            if SAME_AS[low.bit_length() - 1] & fm == fm:
+                self.t_pair = low | bit
+                self.t_mode = _PICKED
+            else:
+                self.t_options = fm
+                self.phase = Phase.PICK_PLAY
+                return
+        else:
+            self._take_stack(p, m, fm | bit)
+            self.t_mode = _STACK
+        self._flip(p)
+
+    def _bomb(self, p: int, m: int) -> None:
+        mm = MONTH_MASK[m]
+        three = self.hands[p] & mm
+        self.hands[p] &= ~mm
+        self.floor &= ~mm
+        self.turns[p] += 1
+        self.t_cap |= mm
+        self.shakes[p] += 1
+        self.tokens[p] += 2
+        self.t_last = False
+        self.t_mode = _BOMB
+        self.t_month = m
+        self.events.append(("bomb", p, m, three))
+        self.t_steals.append("bomb")
+        self._flip(p)
+
+    def _take_stack(self, p: int, m: int, cards: int) -> None:
+        """Take the three cards of a stack (with the card that matched them)."""
+        self.floor &= ~cards
+        self.t_cap |= cards | self.stack_extra[m]
+        maker = self.stack_maker[m]
+        self.events.append(("take_stack", p, m, maker))
+        if maker >= 0 and not self.t_last:
+            self.t_steals.append("ppeok")
+            if maker == p and self.rules.jabbeok:
+                self.t_steals.append("jabbeok")
+        self.stack_maker[m] = -1
+        self.stack_extra[m] = 0
+
+    def _flip(self, p: int) -> None:
+        pile = self.pile
+        events = self.events
+        f = -1
+        while pile:
+            c = pile.pop()
+            events.append(("flip", p, c))
+            if BIT[c] & BONUS_MASK:
+                self.t_bonus |= BIT[c]
+                continue
+            f = c
+            break
+        mode = self.t_mode
+        if f < 0:  # the pile ran out: nothing flipped
+            if mode == _PAIRED or mode == _PICKED:
+                self.floor &= ~self.t_pair
+                self.t_cap |= self.t_pair
+            self._finish_turn(p)
+            return
+        fbit = BIT[f]
+        m2 = MONTH[f]
+        if m2 == self.t_month and (mode == _LANDED or mode == _PAIRED or mode == _PICKED):
+            mm = MONTH_MASK[m2]
+            if mode == _LANDED:  # 쪽
+                self.floor &= ~BIT[self.t_card]
+                self.t_cap |= BIT[self.t_card] | fbit
+                events.append(("jjok", p, m2))
+                if not self.t_last:
+                    self.t_steals.append("jjok")
+            elif mode == _PICKED:  # 따닥
+                self.t_cap |= (self.floor & mm) | fbit
+                self.floor &= ~mm
+                events.append(("ttadak", p, m2))
+                if not self.t_last:
+                    self.t_steals.append("ttadak")
+                if self.turns[p] == 1:
+                    self._pay(1 - p, p, CHEOT_TTADAK_POINTS, "cheot_ttadak")
+            elif self.t_last:  # a would-be 뻑 on the last card is captured as three cards
+                self.t_cap |= (self.floor & mm) | fbit
+                self.floor &= ~mm
+            else:  # 뻑
+                self.floor |= fbit
+                self.stack_maker[m2] = p
+                self.stack_extra[m2] |= self.t_bonus
+                self.t_bonus = 0
+                self.ppeok_count[p] += 1
+                turn = self.turns[p]
+                self.ppeok_turns[p] |= 1 << turn
+                events.append(("ppeok", p, m2, self.ppeok_count[p]))
+                if turn <= 3 and self.ppeok_turns[p] & ((2 << turn) - 2) == (2 << turn) - 2:
+                    pts, reason = INSTANT_PPEOK[turn]
+                    self._pay(1 - p, p, pts, reason)
+                if self.ppeok_count[p] >= 3:
+                    self._commit_turn(p)
+                    self.t_steals.clear()
+                    self._flat_win(p, "sam_ppeok", "3뻑", SAM_PPEOK_POINTS)
+                    return
+            self._finish_turn(p)
+            return
+        if mode == _PAIRED or mode == _PICKED:
+            self.floor &= ~self.t_pair
+            self.t_cap |= self.t_pair
+        fm = self.floor & MONTH_MASK[m2]
+        n = fm.bit_count()
+        if n == 0:
+            self.floor |= fbit
+        elif n == 1:
+            self.floor &= ~fm
+            self.t_cap |= fm | fbit
+        elif n == 2:
+            low = fm & -fm
+            if SAME_AS[low.bit_length() - 1] & fm == fm:
+                self.floor &= ~low
+                self.t_cap |= low | fbit
+            else:
+                self.t_flip = f
+                self.t_options = fm
+                self.phase = Phase.PICK_FLIP
+                return
+        else:
+            self._take_stack(p, m2, fm | fbit)
+        self._finish_turn(p)
+
+    def _commit_turn(self, p: int) -> int:
+        """Move the turn's captures into ``p``'s pile; reset the turn; return the captures."""
+        cap = self.t_cap | self.t_bonus
+        if cap:
+            self.captured[p] |= cap
+            self.events.append(("capture", p, cap))
+        self.t_cap = self.t_bonus = self.t_pair = self.t_options = 0
+        self.t_flip = -1
+        self.t_mode = _NONE
+        return cap
+
+    def _finish_turn(self, p: int) -> None:
+        bonus_taken = self.t_bonus.bit_count()
+        cap = self._commit_turn(p)
+        steals = self.t_steals
+        if not self.t_last:
+            if bonus_taken and self.rules.bonus_steals_pi:
+                steals.extend(["bonus"] * bonus_taken)
+            if cap and not self.floor:
+                self.events.append(("sseul", p))
+                steals.append("sseul")
+        for reason in steals:
+            self._steal(p, reason)
+        steals.clear()
+        if (
+            cap & GUKJIN_BIT
+            and self.rules.gukjin is Gukjin.ASK
+            and self.gukjin_mode == _GJ_FREE
+        ):
+            self.current = p
+            self.phase = Phase.GUKJIN
+            return
+        self._score_check(p)
+
+    def _steal(self, p: int, reason: str) -> None:
+        """피 stealing: the victim gives a single 피, else a 쌍피, else a 쓰리피."""
+        v = 1 - p
+        pile = self.captured[v]
+        give = pile & PI_MASK
+        if not give:
+            give = pile & SSANGPI_MASK
+            if self.gukjin_mode == _GJ_PI:
+                give |= pile & GUKJIN_BIT
+        if not give:
+            give = pile & SSEURIPI_MASK
+        if not give:
+            if pile & GUKJIN_BIT and self.gukjin_mode == _GJ_FREE:
+                self.gukjin_mode = _GJ_ANIMAL
+                self.events.append(("gukjin_fixed", v, "animal"))
+            self.events.append(("steal_none", p, v, reason))
+            return
+        low = give & -give
+        self.captured[v] = pile & ~low
+        self.captured[p] |= low
+        self.events.append(("steal", p, v, low.bit_length() - 1, reason))
+
+    def _score_check(self, p: int) -> None:
+        s = self.score(p)
+        go = self.go_count[p]
+        if (s >= 7 and go == 0) or (go and s > self.go_score[p]):
+            if self.t_last:
+                self.events.append(("stop", p, s))
+                self._win(p, "last_card")
+                return
+            self.current = p
+            self.phase = Phase.GO_STOP
+            return
+        self._next_turn(p)
+
+    def _next_turn(self, p: int) -> None:
+        o = 1 - p
+        if self.hands[o] or self.tokens[o]:
+            self.current = o
+        elif not (self.hands[p] or self.tokens[p]):
+            self._end(None, 0, "nagari")
+            return
+        self.phase = Phase.PLAY
+
+    # ------------------------------------------------------------------ endings
+
+    def _pay(self, frm: int, to: int, points: int, reason: str) -> None:
+        self.payments.append((frm, to, points, reason))
+        self.events.append(("payment", frm, to, points, reason))
+
+    def _win(self, p: int, reason: str) -> None:
+        o = 1 - p
+        mode = self.gukjin_mode
+        gmode = GukjinMode.BEST if mode == _GJ_FREE else (
+            GukjinMode.PI if mode == _GJ_PI else GukjinMode.ANIMAL
+        )
+        sheet = settle(
+            self.captured[p],
+            self.captured[o],
+            go=self.go_count[p],
+            loser_went_go=self.go_count[o] > 0,
+            shakes=self.shakes[p],
+            carry=self.carry,
+            rules=self.rules,
+            winner_gukjin=gmode,
+            loser_gukjin=gmode,
+            mission=self.mission,
+        )
+        self.sheet = sheet
+        self._pay(o, p, sheet.points, "win")
+        self._end(p, sheet.points, reason)
+
+    def _flat_win(self, p: int, name: str, name_ko: str, points: int) -> None:
+        sheet = flat_sheet(name, name_ko, points, self.carry)
+        self.sheet = sheet
+        self._pay(1 - p, p, sheet.points, name)
+        self._end(p, sheet.points, name)
+
+    def _end(self, winner: int | None, points: int, reason: str) -> None:
+        self.winner = winner
+        self.points = points
+        self.end_reason = reason
+        self.phase = Phase.OVER
+        self._legal = []
+        self.events.append(("end", winner, points, reason))
+
+    def _after_chongtong(self, p: int) -> None:
+        """After a 총통 holder plays on, 선 makes the first move (two 총통 were a redeal)."""
+        self.current = self.dealer
+        self.phase = Phase.PLAY
+
+    def _ask_chongtong(self, p: int) -> None:
+        self.events.append(("chongtong", p, _chongtong_months(self.hands[p])))
+        if self.rules.chongtong is Chongtong.INSTANT:
+            self._flat_win(p, "chongtong", "총통", CHONGTONG_POINTS)
+            return
+        self.current = p
+        self.phase = Phase.CHONGTONG
+
+    # ------------------------------------------------------------------ copying
+
+    def clone(self) -> MatgoState:
+        """An independent copy (events and move history are shared prefixes, copied)."""
+        new = MatgoState.__new__(MatgoState)
+        for name in _SCALARS:
+            setattr(new, name, getattr(self, name))
+        for name in _LISTS:
+            setattr(new, name, list(getattr(self, name)))
+        new._legal = self._legal
+        return new
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything that defines the state, as a comparable tuple (for tests)."""
+        return tuple(
+            tuple(v) if isinstance(v := getattr(self, n), list) else v
+            for n in _SLOTS
+            if n != "_legal"
+        )
+
+    def total_cards(self) -> int:
+        """The mask of every card somewhere in the game (the deck, when all is well)."""
+        m = self.floor | self.hands[0] | self.hands[1] | self.captured[0] | self.captured[1]
+        for c in self.pile:
+            m |= BIT[c]
+        for extra in self.stack_extra:
+            m |= extra
+        return m | self.in_flight()
+
+    def count_cards(self) -> int:
+        """How many cards are somewhere in the game, each place counted separately."""
+        n = sum(x.bit_count() for x in (self.floor, *self.hands, *self.captured))
+        n += len(self.pile) + sum(x.bit_count() for x in self.stack_extra)
+        return n + self.in_flight().bit_count()
+
+
+_LISTS = (
+    "pile", "hands", "captured", "stack_maker", "stack_extra", "tokens", "shakes", "no_shake",
+    "revealed", "go_count", "go_score", "ppeok_count", "ppeok_turns", "turns", "payments",
+    "t_steals", "events", "moves",
+)  # fmt: skip
+_SCALARS = tuple(n for n in _SLOTS if n not in _LISTS and n != "_legal")
+
+
+#: Per month group g (month - 1; 12 = the bonus cards) and 4-bit pattern: the card ids.
+_NIB_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(4 * g + i for i in range(4) if nib >> i & 1) for nib in range(16))
+    for g in range(13)
+)
+_NIB_SHAKE = tuple(tuple(tuple(A.SHAKE + c for c in ids) for ids in row) for row in _NIB_IDS)
+_NIB_COUNT: tuple[int, ...] = tuple(n.bit_count() for n in range(16))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _chongtong_months(hand: int) -> list[int]:
+    return [m for m in range(1, 13) if hand & MONTH_MASK[m] == MONTH_MASK[m]]
+
+
+def shuffled_deck(rules: MatgoRules, seed: int | None = None) -> list[int]:
+    """A deck of the rules in force in an order fixed by ``seed``."""
+    deck = _bits(rules.deck_mask)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def check_deck(deck: Sequence[int], rules: MatgoRules) -> None:
+    """Raise :class:`RecordError` unless ``deck`` holds every card of ``rules`` once."""
+    seen = 0
+    for c in deck:
+        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < len(BIT):
+            raise RecordError(f"not a card id: {c!r}")
+        if seen & BIT[c]:
+            raise RecordError(f"card {CODES[c]} appears twice in the deck")
+        seen |= BIT[c]
+    if seen != rules.deck_mask:
+        missing = rules.deck_mask & ~seen
+        extra = seen & ~rules.deck_mask
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(CODES[c] for c in _bits(missing)))
+        if extra:
+            parts.append("not in these rules " + " ".join(CODES[c] for c in _bits(extra)))
+        raise RecordError("the deck does not match the rules: " + "; ".join(parts))
+
+
+def new_game(
+    rules: MatgoRules | None = None,
+    *,
+    seed: int | None = None,
+    deck: Sequence[int] | Sequence[str] | None = None,
+    dealer: int = 0,
+    carry: int = 1,
+    mission: str | None = None,
+    events: bool = True,
+) -> MatgoState:
+    """Deal a new game from a ``seed`` or a given ``deck`` (ids or codes, top first).
+
+    ``carry`` is the 나가리 multiplier in force; ``mission`` names the game's mission
+    when ``rules.missions`` is on (drawn from the deck's order when not given).
+    """
+    rules = rules or MatgoRules()
+    if dealer not in (0, 1) or isinstance(dealer, bool):
+        raise RecordError(f"dealer must be 0 or 1, not {dealer!r}")
+    if not isinstance(carry, int) or isinstance(carry, bool) or carry < 1 or carry & (carry - 1):
+        raise RecordError(f"carry must be a power of two >= 1, not {carry!r}")
+    if deck is None:
+        ids = shuffled_deck(rules, seed)
+    else:
+        ids = [parse_card(c) if isinstance(c, str) else c for c in deck]
+        check_deck(ids, rules)
+    s = MatgoState.__new__(MatgoState)
+    s.rules = rules
+    s.deck = tuple(ids)
+    s.dealer = dealer
+    s.carry = carry
+    s.mission = None
+    if rules.missions:
+        if mission is not None:
+            s.mission = mission_by_name(mission)
+        else:
+            s.mission = MISSIONS[sum(i * c for i, c in enumerate(ids)) % len(MISSIONS)]
+    elif mission is not None:
+        raise RecordError("a mission needs the rules option missions: true")
+    s.hands = [0, 0]
+    s.floor = 0
+    s.captured = [0, 0]
+    s.stack_maker = [-1] * 13
+    s.stack_extra = [0] * 13
+    s.tokens = [0, 0]
+    s.shakes = [0, 0]
+    s.no_shake = [0, 0]
+    s.revealed = [0, 0]
+    s.go_count = [0, 0]
+    s.go_score = [0, 0]
+    s.ppeok_count = [0, 0]
+    s.ppeok_turns = [0, 0]
+    s.turns = [0, 0]
+    s.gukjin_mode = _GJ_FREE
+    s.phase = Phase.PLAY
+    s.current = dealer
+    s.winner = None
+    s.points = 0
+    s.payments = []
+    s.sheet = None
+    s.end_reason = ""
+    s.t_card = s.t_month = 0
+    s.t_mode = _NONE
+    s.t_pair = s.t_cap = s.t_bonus = s.t_options = 0
+    s.t_flip = -1
+    s.t_last = False
+    s.t_steals = []
+    s.events = []
+    s.moves = []
+    s._legal = None
+    _deal(s, ids)
+    return s
+
+
+def _deal(s: MatgoState, ids: list[int]) -> None:
+    """``matgo.md`` §2: 4 floor, 5 other, 5 선, 4 floor, 5, 5; bonus on the floor to 선."""
+    dealer = s.dealer
+    other = 1 - dealer
+    pos = 0
+    for _ in range(2):
+        for target, n in ((-1, 4), (other, 5), (dealer, 5)):
+            m = 0
+            for c in ids[pos : pos + n]:
+                m |= BIT[c]
+            pos += n
+            if target < 0:
+                s.floor |= m
+            else:
+                s.hands[target] |= m
+    s.events.append(("deal", dealer))
+    rest = ids[pos:]
+    rest.reverse()  # pop() takes the top
+    while s.floor & BONUS_MASK:
+        b = s.floor & BONUS_MASK
+        low = b & -b
+        s.floor ^= low
+        s.captured[dealer] |= low
+        s.events.append(("floor_bonus", dealer, low.bit_length() - 1))
+        if rest:
+            s.floor |= BIT[rest.pop()]
+    s.pile = rest
+    for m in range(1, 13):
+        if s.floor & MONTH_MASK[m] == MONTH_MASK[m]:
+            s.events.append(("redeal", "four_on_floor"))
+            s._end(None, 0, "redeal")
+            return
+    ct = [_chongtong_months(s.hands[0]), _chongtong_months(s.hands[1])]
+    if ct[0] and ct[1]:
+        s.events.append(("redeal", "two_chongtong"))
+        s._end(None, 0, "redeal")
+        return
+    for p in (dealer, other):
+        if ct[p]:
+            s._ask_chongtong(p)
+            return

@@ -1,0 +1,195 @@
+"""Matgo rules configuration: one field per house rule of ``matgo.md``.
+
+The field names are the option names of ``notation.md``. A record stores the rules it was
+played under as :meth:`MatgoRules.to_dict` (only the options that differ from the
+defaults), and :meth:`MatgoRules.from_dict` reads them back, rejecting unknown names and
+bad values.
+
+>>> MatgoRules.from_dict({"bonus_cards": "none", "jabbeok": False}).deck_size
+48
+>>> MatgoRules().to_dict()
+{}
+>>> MatgoRules.from_dict({"jabbeok": "yes"})
+Traceback (most recent call last):
+...
+madang.core.errors.RuleConfigError: option 'jabbeok' must be true or false, not 'yes'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from typing import Any
+
+from madang.core.errors import RuleConfigError
+from madang.matgo.cards import ALL_MONTH_CARDS, B2, B2X, B2Y, B3, BIT
+
+
+class BonusCards(Enum):
+    """보너스 패 (bonus cards) in the deck."""
+
+    TWO_THREE = "2+3"  #: one 쌍피 bonus card and one 쓰리피 bonus card (50 cards)
+    NONE = "none"  #: no bonus cards (48 cards)
+    THREE_TWOS = "2+2+2"  #: three 쌍피 bonus cards (51 cards)
+
+
+class FirstDealer(Enum):
+    """How the first 선 (dealer) of a session is drawn."""
+
+    HIGH = "high"  #: the higher month wins
+    NIGHT_LOW = "night_low"  #: 밤일낮장 (bamil najjang): at night the lower month wins
+
+
+class Chongtong(Enum):
+    """총통 (chongtong): what holding all four cards of a month does."""
+
+    CHOICE = "choice"  #: the holder chooses: stop with 10 points, or play on (one 흔들기)
+    INSTANT = "instant"  #: the game ends at once, won with 10 points
+
+
+class Meong(Enum):
+    """The x2 for seven or more 열끗."""
+
+    MEONGTTA = "meongtta"  #: 멍따 (meongtta): the winner holds 7+ 열끗
+    MEONGBAK = "meongbak"  #: 멍박 (meongbak): the winner holds 7+ 열끗 and the loser none
+
+
+class Gukjin(Enum):
+    """국진 (gukjin): how the September animal counts."""
+
+    AUTO = "auto"  #: whichever is best for its owner, at every check
+    ASK = "ask"  #: its owner answers 열끗 or 쌍피 once, right after capturing it
+
+
+@dataclass(frozen=True, slots=True)
+class MatgoRules:
+    """The house rules of one Matgo table (fixed for a match)."""
+
+    bonus_cards: BonusCards = BonusCards.TWO_THREE
+    """Bonus cards in the deck: ``"2+3"`` (default), ``"none"`` or ``"2+2+2"``."""
+    jabbeok: bool = True
+    """자뻑 (jabbeok): taking one's own 뻑 stack steals two 피 (off: one, like any 뻑)."""
+    bonus_steals_pi: bool = False
+    """Taking a bonus card (from the hand or from a flip) steals one 피."""
+    first_dealer: FirstDealer = FirstDealer.HIGH
+    """How the first 선 of a match is drawn."""
+    chongtong: Chongtong = Chongtong.CHOICE
+    """총통: the holder chooses to stop or play on, or the game ends at once."""
+    pibak_zero_pi: bool = False
+    """A loser with no 피 at all is 피박 too (default: only a 피 value of 1 to 7)."""
+    meong: Meong = Meong.MEONGTTA
+    """멍따 (x2 for the winner's 7+ 열끗) or 멍박 (only when the loser has no 열끗)."""
+    gukjin: Gukjin = Gukjin.AUTO
+    """국진: counted the best way for its owner, or asked once."""
+    missions: bool = False
+    """미션 (mission): each game has a mission that multiplies a winner's score who completed it."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            expected = _FIELD_TYPES[f.name]
+            if expected is bool and not isinstance(value, bool):
+                raise RuleConfigError(f"option {f.name!r} must be true or false, not {value!r}")
+            if issubclass(expected, Enum) and not isinstance(value, expected):
+                raise RuleConfigError(f"option {f.name!r} must be a {expected.__name__}")
+
+    @property
+    def bonus_ids(self) -> tuple[int, ...]:
+        """The ids of the bonus cards in the deck."""
+        return _BONUS_IDS[self.bonus_cards]
+
+    @property
+    def deck_mask(self) -> int:
+        """Every card of the deck under these rules, as a mask."""
+        m = ALL_MONTH_CARDS
+        for b in self.bonus_ids:
+            m |= BIT[b]
+        return m
+
+    @property
+    def deck_size(self) -> int:
+        return 48 + len(self.bonus_ids)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options that differ from the defaults, by their notation names."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value != f.default:
+                out[f.name] = value.value if isinstance(value, Enum) else value
+        return out
+
+    def to_full_dict(self) -> dict[str, Any]:
+        """Every option, by its notation name."""
+        return {
+            f.name: (v.value if isinstance(v := getattr(self, f.name), Enum) else v)
+            for f in fields(self)
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> MatgoRules:
+        """Rules from option names and values; unknown names or bad values are errors."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise RuleConfigError("rules must be an object of option names and values")
+        kwargs: dict[str, Any] = {}
+        for name, value in data.items():
+            if name not in _FIELD_TYPES:
+                known = ", ".join(_FIELD_TYPES)
+                raise RuleConfigError(f"unknown matgo rules option {name!r} (known: {known})")
+            expected = _FIELD_TYPES[name]
+            if issubclass(expected, Enum):
+                try:
+                    kwargs[name] = expected(value)
+                except (ValueError, TypeError):
+                    allowed = ", ".join(repr(e.value) for e in expected)
+                    raise RuleConfigError(
+                        f"option {name!r} must be one of {allowed}, not {value!r}"
+                    ) from None
+            else:
+                kwargs[name] = value
+        return cls(**kwargs)
+
+    def replace(self, **changes: Any) -> MatgoRules:
+        """A copy with some options changed (validated)."""
+        return replace(self, **changes)
+
+
+_FIELD_TYPES: dict[str, type] = {
+    "bonus_cards": BonusCards,
+    "jabbeok": bool,
+    "bonus_steals_pi": bool,
+    "first_dealer": FirstDealer,
+    "chongtong": Chongtong,
+    "pibak_zero_pi": bool,
+    "meong": Meong,
+    "gukjin": Gukjin,
+    "missions": bool,
+}
+
+_BONUS_IDS: dict[BonusCards, tuple[int, ...]] = {
+    BonusCards.TWO_THREE: (B2, B3),
+    BonusCards.NONE: (),
+    BonusCards.THREE_TWOS: (B2, B2X, B2Y),
+}
+
+#: Named presets. ``default`` is the table of ``matgo.md``.
+PRESETS: dict[str, MatgoRules] = {
+    "default": MatgoRules(),
+    "classic": MatgoRules(bonus_cards=BonusCards.NONE),
+    "bonus3": MatgoRules(bonus_cards=BonusCards.THREE_TWOS),
+    "strict": MatgoRules(pibak_zero_pi=True, meong=Meong.MEONGBAK, chongtong=Chongtong.INSTANT),
+    "tournament": MatgoRules(gukjin=Gukjin.ASK, jabbeok=False),
+    "missions": MatgoRules(missions=True),
+}
+
+
+def preset(name: str) -> MatgoRules:
+    """The preset called ``name``."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RuleConfigError(
+            f"unknown matgo preset {name!r} (known: {', '.join(PRESETS)})"
+        ) from None

@@ -1,0 +1,358 @@
+"""Matgo scoring: the 족보 table, the 박 multipliers and the score sheet.
+
+The 족보 are one declarative table, :data:`PATTERNS`: each entry names the pattern in
+Hangul, romanization and English and gives a function from a captured pile to points.
+:func:`jokbo_points` is the fast sum the engine uses at every score check;
+:func:`settle` builds the :class:`ScoreSheet` a settlement screen shows.
+
+>>> from madang.matgo.cards import mask_of, parse_cards
+>>> pile = mask_of(parse_cards("01g 03g 08g 02a 04a 08a"))
+>>> [(i.name, i.points) for i in jokbo_items(pile)]
+[('gwang', 3), ('godori', 5)]
+>>> jokbo_points(pile)
+8
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from madang.core.errors import RecordError
+from madang.matgo.cards import (
+    ANIMAL_MASK,
+    BIGWANG_BIT,
+    CHEONGDAN_MASK,
+    CHODAN_MASK,
+    GODORI_MASK,
+    GUKJIN_BIT,
+    GWANG_MASK,
+    HONGDAN_MASK,
+    PI_MASK,
+    RIBBON_MASK,
+    SSANGPI_MASK,
+    SSEURIPI_MASK,
+    mask_of,
+    parse_cards,
+)
+from madang.matgo.rules import MatgoRules, Meong
+
+
+class GukjinMode(Enum):
+    """How a captured 국진 counts at settlement."""
+
+    ANIMAL = "animal"  #: as 열끗
+    PI = "pi"  #: as 쌍피
+    BEST = "best"  #: the best way for its owner
+
+
+def _gwang(m: int, gp: bool) -> int:
+    n = (m & GWANG_MASK).bit_count()
+    if n < 3:
+        return 0
+    if n == 3:
+        return 2 if m & BIGWANG_BIT else 3
+    return 4 if n == 4 else 15
+
+
+def _animals(m: int, gp: bool) -> int:
+    return (m & ANIMAL_MASK).bit_count() - (1 if gp and m & GUKJIN_BIT else 0)
+
+
+def _yeol(m: int, gp: bool) -> int:
+    n = _animals(m, gp)
+    return n - 4 if n >= 5 else 0
+
+
+def _godori(m: int, gp: bool) -> int:
+    return 5 if m & GODORI_MASK == GODORI_MASK else 0
+
+
+def _tti(m: int, gp: bool) -> int:
+    n = (m & RIBBON_MASK).bit_count()
+    return n - 4 if n >= 5 else 0
+
+
+def _dan(mask: int) -> Callable[[int, bool], int]:
+    def points(m: int, gp: bool) -> int:
+        return 3 if m & mask == mask else 0
+
+    return points
+
+
+def pi_count(m: int, gukjin_as_pi: bool = False) -> int:
+    """The 피 value of a pile (쌍피 2, 쓰리피 3, 국진 2 when it counts as 피)."""
+    v = (m & PI_MASK).bit_count() + 2 * (m & SSANGPI_MASK).bit_count()
+    v += 3 * (m & SSEURIPI_MASK).bit_count()
+    if gukjin_as_pi and m & GUKJIN_BIT:
+        v += 2
+    return v
+
+
+def _pi(m: int, gp: bool) -> int:
+    v = pi_count(m, gp)
+    return v - 9 if v >= 10 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """One 족보 (jokbo) category."""
+
+    name: str  #: identifier (romanized)
+    name_ko: str  #: Hangul
+    gloss: str  #: English
+    points: Callable[[int, bool], int]  #: (captured mask, 국진 as 피) -> points
+
+
+#: 족보 (jokbo): the scoring table of ``matgo.md`` §6, in settlement-screen order.
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern("gwang", "광", "brights: 3 (2 with 비광), 4, or 15 for 오광", _gwang),
+    Pattern("yeol", "열끗", "animals: 1 for five, +1 per extra", _yeol),
+    Pattern("godori", "고도리", "the three birds", _godori),
+    Pattern("tti", "띠", "ribbons: 1 for five, +1 per extra", _tti),
+    Pattern("hongdan", "홍단", "red poem ribbons of months 1, 2, 3", _dan(HONGDAN_MASK)),
+    Pattern("cheongdan", "청단", "blue ribbons of months 6, 9, 10", _dan(CHEONGDAN_MASK)),
+    Pattern("chodan", "초단", "grass ribbons of months 4, 5, 7", _dan(CHODAN_MASK)),
+    Pattern("pi", "피", "junk: 1 for a value of ten, +1 per extra", _pi),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One line of a score sheet."""
+
+    name: str
+    name_ko: str
+    points: int
+
+
+def jokbo_items(captured: int, gukjin_as_pi: bool = False) -> list[ScoreItem]:
+    """The 족보 that a captured pile scores, one item per category that scores."""
+    out = []
+    for p in PATTERNS:
+        pts = p.points(captured, gukjin_as_pi)
+        if pts:
+            out.append(ScoreItem(p.name, p.name_ko, pts))
+    return out
+
+
+def jokbo_points(m: int, gukjin_as_pi: bool = False) -> int:
+    """The 족보 points of a captured pile (the sum of :data:`PATTERNS`, inlined for speed)."""
+    total = 0
+    n = (m & GWANG_MASK).bit_count()
+    if n >= 3:
+        total += (2 if m & BIGWANG_BIT else 3) if n == 3 else (4 if n == 4 else 15)
+    a = (m & ANIMAL_MASK).bit_count()
+    if gukjin_as_pi and m & GUKJIN_BIT:
+        a -= 1
+    if a >= 5:
+        total += a - 4
+    if m & GODORI_MASK == GODORI_MASK:
+        total += 5
+    r = m & RIBBON_MASK
+    n = r.bit_count()
+    if n >= 3:
+        if n >= 5:
+            total += n - 4
+        if r & HONGDAN_MASK == HONGDAN_MASK:
+            total += 3
+        if r & CHEONGDAN_MASK == CHEONGDAN_MASK:
+            total += 3
+        if r & CHODAN_MASK == CHODAN_MASK:
+            total += 3
+    v = (m & PI_MASK).bit_count() + 2 * (m & SSANGPI_MASK).bit_count()
+    v += 3 * (m & SSEURIPI_MASK).bit_count()
+    if gukjin_as_pi and m & GUKJIN_BIT:
+        v += 2
+    if v >= 10:
+        total += v - 9
+    return total
+
+
+def best_jokbo_points(m: int) -> int:
+    """족보 points with a held 국진 counted the better way (``gukjin: auto``)."""
+    if m & GUKJIN_BIT:
+        return max(jokbo_points(m, False), jokbo_points(m, True))
+    return jokbo_points(m, False)
+
+
+@dataclass(frozen=True, slots=True)
+class Mission:
+    """미션 (mission): a set of cards that multiplies the score of a winner who holds it."""
+
+    name: str
+    name_ko: str
+    cards: int
+    multiplier: int
+
+
+def _m(name: str, name_ko: str, codes: str, multiplier: int) -> Mission:
+    return Mission(name, name_ko, mask_of(parse_cards(codes)), multiplier)
+
+
+#: The mission table (``missions: true``): one is drawn for each game.
+MISSIONS: tuple[Mission, ...] = (
+    _m("godori", "고도리", "02a 04a 08a", 2),
+    _m("hongdan", "홍단", "01r 02r 03r", 2),
+    _m("cheongdan", "청단", "06r 09r 10r", 2),
+    _m("chodan", "초단", "04r 05r 07r", 2),
+    _m("ssangpi", "쌍피 둘", "11d 12d", 2),
+    _m("gwang_1_3_8", "1·3·8월 광", "01g 03g 08g", 3),
+    _m("gwang_11_12", "똥·비 광", "11g 12g", 4),
+    _m("ogwang", "오광", "01g 03g 08g 11g 12g", 8),
+)
+_MISSIONS_BY_NAME = {m.name: m for m in MISSIONS}
+
+
+def mission_by_name(name: str) -> Mission:
+    """The mission called ``name``."""
+    try:
+        return _MISSIONS_BY_NAME[name]
+    except KeyError:
+        raise RecordError(f"unknown mission {name!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Multiplier:
+    """One x-factor of a settlement (피박, 광박, 흔들기 …)."""
+
+    name: str
+    name_ko: str
+    factor: int
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """What a settlement screen shows: every item, every multiplier and the result."""
+
+    items: tuple[ScoreItem, ...]
+    go: int
+    multipliers: tuple[Multiplier, ...]
+    base: int  #: 족보 points plus the go bonus
+    points: int  #: the final score
+    gukjin: dict[str, str] = field(default_factory=dict)  #: how each held 국진 counted
+
+    @property
+    def jokbo(self) -> int:
+        return sum(i.points for i in self.items)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "items": [
+                {"name": i.name, "name_ko": i.name_ko, "points": i.points} for i in self.items
+            ],
+            "jokbo": self.jokbo,
+            "go": self.go,
+            "base": self.base,
+            "multipliers": [
+                {"name": m.name, "name_ko": m.name_ko, "factor": m.factor}
+                for m in self.multipliers
+            ],
+            "points": self.points,
+            "gukjin": dict(self.gukjin),
+        }
+
+
+def flat_sheet(name: str, name_ko: str, points: int, carry: int) -> ScoreSheet:
+    """The sheet of a flat win (3뻑, 총통): fixed points, multiplied only by the 나가리 carry."""
+    mults = (Multiplier("nagari_carry", "나가리", carry),) if carry > 1 else ()
+    return ScoreSheet((ScoreItem(name, name_ko, points),), 0, mults, points, points * carry)
+
+
+def _sheet(
+    winner: int,
+    loser: int,
+    w_pi: bool,
+    l_pi: bool,
+    go: int,
+    loser_went_go: bool,
+    shakes: int,
+    carry: int,
+    rules: MatgoRules,
+    mission: Mission | None,
+) -> ScoreSheet:
+    items = tuple(jokbo_items(winner, w_pi))
+    jokbo = sum(i.points for i in items)
+    base = jokbo + go
+    mults: list[Multiplier] = []
+    if go >= 3:
+        mults.append(Multiplier("go", f"{go}고", 1 << (go - 2)))
+    if shakes:
+        mults.append(Multiplier("heundeulgi", "흔들기·폭탄", 1 << shakes))
+    names = {i.name for i in items}
+    if "pi" in names:
+        lp = pi_count(loser, l_pi)
+        if 1 <= lp <= 7 or (lp == 0 and rules.pibak_zero_pi):
+            mults.append(Multiplier("pibak", "피박", 2))
+    if "gwang" in names and not loser & GWANG_MASK:
+        mults.append(Multiplier("gwangbak", "광박", 2))
+    if _animals(winner, w_pi) >= 7:
+        if rules.meong is Meong.MEONGTTA:
+            mults.append(Multiplier("meongtta", "멍따", 2))
+        elif _animals(loser, l_pi) == 0:
+            mults.append(Multiplier("meongbak", "멍박", 2))
+    if loser_went_go:
+        mults.append(Multiplier("gobak", "고박", 2))
+    if mission is not None and winner & mission.cards == mission.cards:
+        mults.append(Multiplier(f"mission_{mission.name}", f"미션 {mission.name_ko}", mission.multiplier))
+    if carry > 1:
+        mults.append(Multiplier("nagari_carry", "나가리", carry))
+    points = base
+    for m in mults:
+        points *= m.factor
+    gukjin = {}
+    if winner & GUKJIN_BIT:
+        gukjin["winner"] = "pi" if w_pi else "animal"
+    if loser & GUKJIN_BIT:
+        gukjin["loser"] = "pi" if l_pi else "animal"
+    return ScoreSheet(items, go, tuple(mults), base, points, gukjin)
+
+
+def _modes(mask: int, mode: GukjinMode) -> tuple[bool, ...]:
+    if not mask & GUKJIN_BIT:
+        return (False,)
+    if mode is GukjinMode.BEST:
+        return (False, True)
+    return (mode is GukjinMode.PI,)
+
+
+def settle(
+    winner: int,
+    loser: int,
+    *,
+    go: int = 0,
+    loser_went_go: bool = False,
+    shakes: int = 0,
+    carry: int = 1,
+    rules: MatgoRules | None = None,
+    winner_gukjin: GukjinMode = GukjinMode.BEST,
+    loser_gukjin: GukjinMode = GukjinMode.BEST,
+    mission: Mission | None = None,
+) -> ScoreSheet:
+    """Settle a won game from both captured piles (masks).
+
+    With ``BEST``, a 국진 counts as the winner's highest final score when the winner holds
+    it and as the loser's smallest payment when the loser does (``matgo.md`` §6).
+
+    >>> from madang.matgo.cards import mask_of, parse_cards
+    >>> w = mask_of(parse_cards("01g 03g 08g 01r 02r 03r"))
+    >>> s = settle(w, mask_of(parse_cards("05p1 11g")), go=1)
+    >>> s.base, s.points, [m.name for m in s.multipliers]
+    (7, 7, [])
+    """
+    rules = rules or MatgoRules()
+    if go < 0 or shakes < 0 or carry < 1:
+        raise RecordError("go and shakes must be >= 0 and carry >= 1")
+    best: ScoreSheet | None = None
+    for w_pi in _modes(winner, winner_gukjin):
+        worst: ScoreSheet | None = None
+        for l_pi in _modes(loser, loser_gukjin):
+            s = _sheet(winner, loser, w_pi, l_pi, go, loser_went_go, shakes, carry, rules, mission)
+            if worst is None or s.points < worst.points:
+                worst = s
+        assert worst is not None
+        if best is None or worst.points > best.points:
+            best = worst
+    assert best is not None
+    return best

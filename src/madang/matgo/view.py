@@ -1,0 +1,93 @@
+"""What a seat may know of a Matgo game: :func:`view`.
+
+Bots, the server and RL code all see a game through this one function. A seat sees its
+own hand exactly, the opponent's hand as a count plus the cards a 흔들기 or 총통 showed,
+the draw pile as a count; a spectator (``seat=None``) sees no hand at all. The deck order
+never appears.
+
+>>> from madang.matgo.engine import new_game
+>>> g = new_game(seed=1)
+>>> v = view(g, 0)
+>>> len(v["hand"]), v["hand_counts"], v["pile"] + len(v["captured"][0]) + len(v["captured"][1])
+(10, [10, 10], 22)
+>>> "hand" in view(g, None)
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from madang.matgo.actions import action_str
+from madang.matgo.cards import BIT, CODES, MONTH_MASK, codes_of
+from madang.matgo.engine import MatgoState
+
+_GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
+
+
+def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
+    """A JSON-able dict of what ``seat`` (0, 1, or ``None`` for a spectator) may know."""
+    if seat not in (0, 1, None):
+        raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+    floor = []
+    for m in range(1, 13):
+        cards = state.floor & MONTH_MASK[m]
+        if cards:
+            maker = state.stack_maker[m]
+            floor.append(
+                {
+                    "month": m,
+                    "cards": codes_of(cards),
+                    "ppeok": maker if maker >= 0 else None,
+                    "bonus": codes_of(state.stack_extra[m]),
+                }
+            )
+    out: dict[str, Any] = {
+        "game": "matgo",
+        "seat": seat,
+        "dealer": state.dealer,
+        "phase": state.phase.name.lower(),
+        "pending": state.pending(),
+        "hand_counts": [state.hands[0].bit_count(), state.hands[1].bit_count()],
+        "revealed": [codes_of(state.revealed[p] & state.hands[p]) for p in (0, 1)],
+        "floor": floor,
+        "pile": len(state.pile),
+        "captured": [codes_of(state.captured[0]), codes_of(state.captured[1])],
+        "scores": [state.score(0), state.score(1)],
+        "go": list(state.go_count),
+        "shakes": list(state.shakes),
+        "tokens": list(state.tokens),
+        "ppeok": list(state.ppeok_count),
+        "carry": state.carry,
+        "mission": state.mission.name if state.mission else None,
+        "gukjin": _GUKJIN[state.gukjin_mode],
+        "turn": {
+            "captured": codes_of(state.t_cap | state.t_bonus),
+            "flipped": CODES[state.t_flip] if state.t_flip >= 0 else None,
+        },
+        "payments": [
+            {"from": f, "to": t, "points": p, "reason": r} for f, t, p, r in state.payments
+        ],
+        "over": state.over,
+        "winner": state.winner,
+        "points": state.points,
+    }
+    if seat is not None:
+        out["hand"] = codes_of(state.hands[seat])
+        if not state.over and state.current == seat:
+            out["legal"] = [action_str(a) for a in state.legal_actions()]
+    if state.sheet is not None:
+        out["sheet"] = state.sheet.to_dict()
+    return out
+
+
+def visible_cards(state: MatgoState, seat: int | None) -> int:
+    """The mask of every card ``seat`` may know the place of (for leak tests)."""
+    m = state.floor | state.captured[0] | state.captured[1] | state.in_flight()
+    for extra in state.stack_extra:
+        m |= extra
+    for p in (0, 1):
+        m |= state.revealed[p] & state.hands[p]
+    if seat is not None:
+        m |= state.hands[seat]
+    return m & ~sum(BIT[c] for c in state.pile)
