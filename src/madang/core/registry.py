@@ -19,27 +19,24 @@ def register(name: str, factory: Callable[..., Any]) -> None:
     _FACTORIES[name] = factory
 
 
+#: Built-in games and the modules that register them (imported on first use).
+BUILTIN = {"matgo": "madang.matgo", "mahjong": "madang.mahjong"}
+
+
 def names() -> list[str]:
-    """The registered game names, sorted."""
-    _load_builtin()
-    return sorted(_FACTORIES)
+    """The registered game names (built-in ones included), sorted."""
+    return sorted(set(_FACTORIES) | set(BUILTIN))
 
 
 def make(name: str, **kwargs: Any) -> Any:
     """Build the game called ``name``; keyword arguments go to its factory."""
-    _load_builtin()
+    if name not in _FACTORIES and name in BUILTIN:
+        import importlib
+
+        importlib.import_module(BUILTIN[name])
     try:
         factory = _FACTORIES[name]
     except KeyError:
-        raise RuleConfigError(f"unknown game {name!r}; known: {', '.join(sorted(_FACTORIES))}") from None
+        known = ", ".join(sorted(_FACTORIES))
+        raise RuleConfigError(f"unknown game {name!r}; known: {known}") from None
     return factory(**kwargs)
-
-
-def _load_builtin() -> None:
-    import importlib
-
-    for mod in ("madang.matgo", "madang.mahjong"):
-        try:
-            importlib.import_module(mod)
-        except ImportError:  # pragma: no cover - a game package still being written
-            pass

@@ -18,7 +18,9 @@ def make_rng(seed: int | None) -> random.Random:
     return random.Random(seed)
 
 
-def shuffled(items: Iterable[T], seed: int | None = None, rng: random.Random | None = None) -> list[T]:
+def shuffled(
+    items: Iterable[T], seed: int | None = None, rng: random.Random | None = None
+) -> list[T]:
     """A new list with ``items`` in an order fixed by ``seed`` (or drawn from ``rng``)."""
     out = list(items)
     (rng or make_rng(seed)).shuffle(out)

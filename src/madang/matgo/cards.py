@@ -34,19 +34,20 @@ class Kind(IntEnum):
 
 
 # (code, kind, pi value) in id order.
+_G, _A, _R, _P, _D = Kind.GWANG, Kind.ANIMAL, Kind.RIBBON, Kind.PI, Kind.SSANGPI
 _MONTH_CARDS: tuple[tuple[str, Kind, int], ...] = (
-    ("01g", Kind.GWANG, 0), ("01r", Kind.RIBBON, 0), ("01p1", Kind.PI, 1), ("01p2", Kind.PI, 1),
-    ("02a", Kind.ANIMAL, 0), ("02r", Kind.RIBBON, 0), ("02p1", Kind.PI, 1), ("02p2", Kind.PI, 1),
-    ("03g", Kind.GWANG, 0), ("03r", Kind.RIBBON, 0), ("03p1", Kind.PI, 1), ("03p2", Kind.PI, 1),
-    ("04a", Kind.ANIMAL, 0), ("04r", Kind.RIBBON, 0), ("04p1", Kind.PI, 1), ("04p2", Kind.PI, 1),
-    ("05a", Kind.ANIMAL, 0), ("05r", Kind.RIBBON, 0), ("05p1", Kind.PI, 1), ("05p2", Kind.PI, 1),
-    ("06a", Kind.ANIMAL, 0), ("06r", Kind.RIBBON, 0), ("06p1", Kind.PI, 1), ("06p2", Kind.PI, 1),
-    ("07a", Kind.ANIMAL, 0), ("07r", Kind.RIBBON, 0), ("07p1", Kind.PI, 1), ("07p2", Kind.PI, 1),
-    ("08g", Kind.GWANG, 0), ("08a", Kind.ANIMAL, 0), ("08p1", Kind.PI, 1), ("08p2", Kind.PI, 1),
-    ("09a", Kind.ANIMAL, 0), ("09r", Kind.RIBBON, 0), ("09p1", Kind.PI, 1), ("09p2", Kind.PI, 1),
-    ("10a", Kind.ANIMAL, 0), ("10r", Kind.RIBBON, 0), ("10p1", Kind.PI, 1), ("10p2", Kind.PI, 1),
-    ("11g", Kind.GWANG, 0), ("11d", Kind.SSANGPI, 2), ("11p1", Kind.PI, 1), ("11p2", Kind.PI, 1),
-    ("12g", Kind.GWANG, 0), ("12a", Kind.ANIMAL, 0), ("12r", Kind.RIBBON, 0), ("12d", Kind.SSANGPI, 2),
+    ("01g", _G, 0), ("01r", _R, 0), ("01p1", _P, 1), ("01p2", _P, 1),
+    ("02a", _A, 0), ("02r", _R, 0), ("02p1", _P, 1), ("02p2", _P, 1),
+    ("03g", _G, 0), ("03r", _R, 0), ("03p1", _P, 1), ("03p2", _P, 1),
+    ("04a", _A, 0), ("04r", _R, 0), ("04p1", _P, 1), ("04p2", _P, 1),
+    ("05a", _A, 0), ("05r", _R, 0), ("05p1", _P, 1), ("05p2", _P, 1),
+    ("06a", _A, 0), ("06r", _R, 0), ("06p1", _P, 1), ("06p2", _P, 1),
+    ("07a", _A, 0), ("07r", _R, 0), ("07p1", _P, 1), ("07p2", _P, 1),
+    ("08g", _G, 0), ("08a", _A, 0), ("08p1", _P, 1), ("08p2", _P, 1),
+    ("09a", _A, 0), ("09r", _R, 0), ("09p1", _P, 1), ("09p2", _P, 1),
+    ("10a", _A, 0), ("10r", _R, 0), ("10p1", _P, 1), ("10p2", _P, 1),
+    ("11g", _G, 0), ("11d", _D, 2), ("11p1", _P, 1), ("11p2", _P, 1),
+    ("12g", _G, 0), ("12a", _A, 0), ("12r", _R, 0), ("12d", _D, 2),
 )  # fmt: skip
 _BONUS_CARDS: tuple[tuple[str, Kind, int], ...] = (
     ("b2", Kind.BONUS, 2), ("b3", Kind.BONUS, 3), ("b2x", Kind.BONUS, 2), ("b2y", Kind.BONUS, 2),

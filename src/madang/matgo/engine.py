@@ -232,7 +232,8 @@ class MatgoState:
             return A.STOP
         if phase is Phase.GUKJIN:
             m = self.captured[self.current]
-            return A.GUKJIN_PI if jokbo_points(m, True) > jokbo_points(m, False) else A.GUKJIN_ANIMAL
+            as_pi = jokbo_points(m, True) > jokbo_points(m, False)
+            return A.GUKJIN_PI if as_pi else A.GUKJIN_ANIMAL
         if phase is Phase.CHONGTONG:
             return A.CHONGTONG_STOP
         raise IllegalActionError("the game is over")
@@ -429,14 +430,14 @@ class MatgoState:
             break
         mode = self.t_mode
         if f < 0:  # the pile ran out: nothing flipped
-            if mode == _PAIRED or mode == _PICKED:
+            if mode in (_PAIRED, _PICKED):
                 self.floor &= ~self.t_pair
                 self.t_cap |= self.t_pair
             self._finish_turn(p)
             return
         fbit = BIT[f]
         m2 = MONTH[f]
-        if m2 == self.t_month and (mode == _LANDED or mode == _PAIRED or mode == _PICKED):
+        if m2 == self.t_month and (mode in (_LANDED, _PAIRED, _PICKED)):
             mm = MONTH_MASK[m2]
             if mode == _LANDED:  # 쪽
                 self.floor &= ~BIT[self.t_card]
@@ -474,7 +475,7 @@ class MatgoState:
                     return
             self._finish_turn(p)
             return
-        if mode == _PAIRED or mode == _PICKED:
+        if mode in (_PAIRED, _PICKED):
             self.floor &= ~self.t_pair
             self.t_cap |= self.t_pair
         fm = self.floor & MONTH_MASK[m2]

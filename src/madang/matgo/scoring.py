@@ -295,7 +295,9 @@ def _sheet(
     if loser_went_go:
         mults.append(Multiplier("gobak", "고박", 2))
     if mission is not None and winner & mission.cards == mission.cards:
-        mults.append(Multiplier(f"mission_{mission.name}", f"미션 {mission.name_ko}", mission.multiplier))
+        mults.append(
+            Multiplier(f"mission_{mission.name}", f"미션 {mission.name_ko}", mission.multiplier)
+        )
     if carry > 1:
         mults.append(Multiplier("nagari_carry", "나가리", carry))
     points = base
