@@ -68,6 +68,20 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
         "payments": [
             {"from": f, "to": t, "points": p, "reason": r} for f, t, p, r in state.payments
         ],
+        "public": {
+            "rules": state.rules.to_dict(),
+            "go_score": list(state.go_score),
+            "turns": list(state.turns),
+            "ppeok_turns": list(state.ppeok_turns),
+            "no_shake": [[m for m in range(1, 13) if ns >> m & 1] for ns in state.no_shake],
+            "t_card": CODES[state.t_card] if state.t_mode else None,
+            "t_mode": state.t_mode,
+            "t_pair": codes_of(state.t_pair),
+            "t_bonus": codes_of(state.t_bonus),
+            "t_options": codes_of(state.t_options),
+            "t_last": state.t_last,
+            "t_steals": list(state.t_steals),
+        },
         "over": state.over,
         "winner": state.winner,
         "points": state.points,
