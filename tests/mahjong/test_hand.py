@@ -409,7 +409,7 @@ def test_suit_keys_step_incrementally(counts: list[int]) -> None:
             counts[k] += 1
             keys[KIND_SUIT[k]] += KIND_STEP[k]
             assert tuple(keys) == suit_keys(counts)
-            assert shanten_keys(*keys) == shanten(counts)
+            assert shanten_keys(keys[0], keys[1], keys[2]) == shanten(counts)
             counts[k] -= 1
             keys[KIND_SUIT[k]] -= KIND_STEP[k]
 
@@ -427,7 +427,7 @@ def test_generated_tables_are_up_to_date() -> None:
         assert _unblob(getattr(_tables, name)) == fresh[name], name
     assert list(_tables.SUIT_PROFILES) == fresh["SUIT_PROFILES"]
     assert list(_tables.HONOR_PROFILES) == fresh["HONOR_PROFILES"]
-    assert _tables.N_COMBINED == fresh["N_COMBINED"]
+    assert fresh["N_COMBINED"] == _tables.N_COMBINED
 
 
 def test_table_sizes() -> None:

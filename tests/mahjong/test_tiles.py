@@ -41,11 +41,11 @@ from madang.mahjong.tiles import (
 def test_constants() -> None:
     assert NUM_KINDS == 25
     assert list(FLOWER_KINDS) == [25, 26, 27, 28]
-    assert (EAST, SOUTH, WEST, NORTH, BAEK, BAL, CHUN) == tuple(range(18, 25))
+    assert tuple(range(18, 25)) == (EAST, SOUTH, WEST, NORTH, BAEK, BAL, CHUN)
     assert WINDS == (18, 19, 20, 21)
     assert DRAGONS == (22, 23, 24)
-    assert TERMINALS_AND_HONORS == {0, 8, 9, 17, 18, 19, 20, 21, 22, 23, 24}
-    assert ALL_TILES == tuple(range(104))
+    assert {0, 8, 9, 17, 18, 19, 20, 21, 22, 23, 24} == TERMINALS_AND_HONORS
+    assert tuple(range(104)) == ALL_TILES
 
 
 def test_physical_tiles_make_104_with_four_of_each_kind() -> None:
