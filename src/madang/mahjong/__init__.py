@@ -92,4 +92,29 @@ __all__ = [
     "waits",
 ]
 
-# The engine's exports (helper C) follow below.
+# The engine (imported after the analysis modules it builds on).
+from madang.core.registry import register
+from madang.mahjong.engine import (
+    MahjongGame,
+    MahjongMatch,
+    default_action,
+    legal_actions,
+    new_hand,
+    step,
+)
+from madang.mahjong.state import Action, HandState
+from madang.mahjong.view import view
+
+register("mahjong", new_hand)
+
+__all__ += [
+    "Action",
+    "HandState",
+    "MahjongGame",
+    "MahjongMatch",
+    "default_action",
+    "legal_actions",
+    "new_hand",
+    "step",
+    "view",
+]

@@ -1,0 +1,1046 @@
+"""마작 엔진 (majak enjin): the flow of a Korean mahjong hand and match (``mahjong.md`` §2–§8).
+
+The shape follows OpenSpiel / Pgx: :func:`new_hand` makes a mutable
+:class:`~madang.mahjong.state.HandState`; :func:`legal_actions` lists what a seat may do;
+:func:`step` applies one :class:`~madang.mahjong.state.Action` and returns the events
+(an illegal action raises :class:`~madang.core.errors.IllegalActionError` and changes
+nothing); :func:`default_action` is the answer taken when a player's time runs out.
+
+>>> st = new_hand(seed=1)
+>>> st.phase, st.turn, st.wall_count + 4 * 13 + 1 + sum(map(len, st.flowers)) == 104
+('discard', 0, True)
+>>> events = step(st, default_action(st, 0))
+>>> events[0]["type"]
+'discard'
+
+Claim windows: after a discard every other seat that can 쏘아, 뽕 or 깡 it is asked at
+once — ``state.pending`` lists the seats still to answer (in turn order after the
+discarder) and ``legal_actions(state, seat)`` each one's choices. Answers may be stepped
+in any order; the window resolves when the last one is in (쏘아 beats 뽕/깡; of several
+쏘아 the first in turn order after the discarder wins, or all with ``multiple_ron``).
+A record lists a window's answers in turn order after the discarder, whatever order
+they were given in, so the same game always has the same record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import compress
+from typing import Any, Final
+
+from madang.core.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    RecordError,
+    RuleConfigError,
+)
+from madang.core.rng import make_rng
+from madang.mahjong.events import Event
+from madang.mahjong.hand import shanten_keys, waits
+from madang.mahjong.rules import MahjongRules
+from madang.mahjong.scoring import Meld, ScoreSheet, WinContext, score_hand
+from madang.mahjong.state import (
+    PHASE_CLAIM,
+    PHASE_DISCARD,
+    PHASE_OVER,
+    PHASE_ROB,
+    Action,
+    HandResult,
+    HandState,
+    MeldInfo,
+    WinInfo,
+    act,
+)
+from madang.mahjong.tiles import ALL_TILES, EAST, NUM_KINDS, WINDS, parse_tiles, tile_name
+
+__all__ = [
+    "NAGARI_POT",
+    "MahjongGame",
+    "MahjongMatch",
+    "build_wall",
+    "default_action",
+    "legal_actions",
+    "new_hand",
+    "step",
+    "tile_counts",
+    "wall_from_codes",
+]
+
+NAGARI_POT: Final = 5
+"""나가리 (nagari): points added to the pot by each drawn hand."""
+
+EOPEO_MIN_WALL: Final = 4
+"""엎어/불러 need at least this many tiles left in the wall."""
+
+_KIND_OF: Final = tuple(t >> 2 if t < 100 else t - 75 for t in ALL_TILES)
+_NAMES: Final = tuple(tile_name(k) for k in range(29))
+_FULL_SET: Final = tuple([4] * NUM_KINDS + [1] * 4)
+
+# Interned actions for the hot paths.
+_DISCARD = tuple(tuple(act(s, "discard", k) for k in range(NUM_KINDS)) for s in range(4))
+_EOPEO = tuple(tuple(act(s, "discard", k, "eopeo") for k in range(NUM_KINDS)) for s in range(4))
+_BULLEO = tuple(tuple(act(s, "discard", k, "bulleo") for k in range(NUM_KINDS)) for s in range(4))
+_ANKAN = tuple(tuple(act(s, "ankan", k) for k in range(NUM_KINDS)) for s in range(4))
+_KAKAN = tuple(tuple(act(s, "kakan", k) for k in range(NUM_KINDS)) for s in range(4))
+_TSUMO = tuple(act(s, "tsumo") for s in range(4))
+_RON = tuple(act(s, "ron") for s in range(4))
+_PON = tuple(act(s, "pon") for s in range(4))
+_KAN = tuple(act(s, "kan") for s in range(4))
+_PASS = tuple(act(s, "pass") for s in range(4))
+_AFTER: Final = tuple(tuple((s + i) % 4 for i in (1, 2, 3)) for s in range(4))
+"""The other seats in turn order after each seat."""
+
+
+# -- creating a hand -----------------------------------------------------------------
+
+
+def _coerce_rules(rules: MahjongRules | Mapping[str, Any] | None) -> MahjongRules:
+    if rules is None:
+        return MahjongRules()
+    if isinstance(rules, MahjongRules):
+        return rules
+    return MahjongRules.from_dict(rules)
+
+
+def wall_from_codes(wall: Sequence[str] | Sequence[int]) -> tuple[int, ...]:
+    """A wall as tile kinds, top first, from 104 tile codes (``"3m"``, ``"1f"`` …) or
+    from 104 physical tile ids (0–103, each once). A wrong set of tiles raises
+    :class:`~madang.core.errors.RecordError`.
+
+    >>> codes = [tile_name(k) for k in range(25) for _ in range(4)] + ["1f", "2f", "3f", "4f"]
+    >>> wall_from_codes(codes)[:5], wall_from_codes(list(range(104)))[-5:]
+    ((0, 0, 0, 0, 1), (24, 25, 26, 27, 28))
+    """
+    if isinstance(wall, str | bytes) or not isinstance(wall, Sequence):
+        raise RecordError("a wall must be a list of 104 tiles")
+    if len(wall) != 104:
+        raise RecordError(f"a wall has 104 tiles, not {len(wall)}")
+    kinds: list[int] = []
+    ids = [t for t in wall if type(t) is int]
+    if len(ids) == 104:
+        if sorted(ids) != list(ALL_TILES):
+            raise RecordError("a wall of tile ids must hold each of 0-103 exactly once")
+        kinds = [_KIND_OF[t] for t in ids]
+    else:
+        for i, code in enumerate(wall):
+            if not isinstance(code, str):
+                raise RecordError(f"wall[{i}] is not a tile code: {code!r}")
+            try:
+                ks = parse_tiles(code)
+            except InvalidActionError as e:
+                raise RecordError(f"wall[{i}]: {e}") from None
+            if len(ks) != 1:
+                raise RecordError(f"wall[{i}] must be exactly one tile, not {code!r}")
+            kinds.append(ks[0])
+        counts = [0] * 29
+        for k in kinds:
+            counts[k] += 1
+        if tuple(counts) != _FULL_SET:
+            bad = [tile_name(k) for k in range(29) if counts[k] != _FULL_SET[k]]
+            raise RecordError(f"the wall does not hold the 104 tiles once each: check {bad}")
+    return tuple(kinds)
+
+
+def _deal_positions(offset: int) -> list[int]:
+    """Wall indices of the 13 tiles dealt to the seat ``offset`` places after the dealer."""
+    pos = [16 * r + 4 * offset + j for r in range(3) for j in range(4)]
+    pos.append(48 + offset)
+    return pos
+
+
+def build_wall(
+    hands: Sequence[str],
+    *,
+    draws: str = "",
+    back: str = "",
+    tail: str = "",
+    dealer: int = 0,
+) -> list[str]:
+    """Craft a wall (tile codes, top first) that deals ``hands[seat]`` to each seat.
+
+    ``draws`` are the tiles taken from the front in order, starting with the dealer's
+    14th tile; ``back`` the replacement tiles (flowers, kans) in the order taken from the
+    back; ``tail`` the tiles just in front of the ``back`` ones (when exactly the
+    ``back`` tiles are used for replacements, the last of ``tail`` is the last tile of
+    the wall, the 하이떼이 tile). Hands shorter than 13 tiles and the rest of the wall
+    are filled with the tiles left over, in kind order. Too many copies of a tile raise
+    ``RecordError``.
+
+    >>> w = build_wall(["123456789m1234p", "", "", ""], draws="5p", back="7z")
+    >>> st = new_hand(wall=w)
+    >>> st.hands[0][:9], st.drawn, st.wall[-1]
+    ([1, 1, 1, 1, 1, 1, 1, 1, 1], 13, 24)
+    """
+    if len(hands) != 4:
+        raise RecordError("build_wall needs four hands (use '' to fill)")
+    left = list(_FULL_SET)
+
+    def take(text: str) -> list[int]:
+        ks = parse_tiles(text)
+        for k in ks:
+            left[k] -= 1
+            if left[k] < 0:
+                raise RecordError(f"too many {tile_name(k)} in the crafted wall")
+        return ks
+
+    hand_kinds = [take(h) for h in hands]
+    for s, ks in enumerate(hand_kinds):
+        if len(ks) > 13:
+            raise RecordError(f"hand {s} has {len(ks)} tiles; at most 13 are dealt")
+    draw_kinds = take(draws)
+    back_kinds = take(back)
+    tail_kinds = take(tail)
+    filler = [k for k in range(29) for _ in range(left[k])]
+    fill_at = 0
+    for ks in hand_kinds:
+        while len(ks) < 13:
+            ks.append(filler[fill_at])
+            fill_at += 1
+    filler = filler[fill_at:]
+    wall: list[int] = [-1] * 104
+    for s in range(4):
+        for pos, k in zip(_deal_positions((s - dealer) % 4), hand_kinds[s], strict=True):
+            wall[pos] = k
+    middle = draw_kinds + filler + tail_kinds
+    if 52 + len(middle) + len(back_kinds) != 104:  # pragma: no cover - counts guarantee it
+        raise RecordError("crafted wall does not add up to 104 tiles")
+    wall[52 : 52 + len(middle)] = middle
+    for i, k in enumerate(back_kinds):
+        wall[103 - i] = k
+    return [_NAMES[k] for k in wall]
+
+
+def new_hand(
+    rules: MahjongRules | Mapping[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+    wall: Sequence[str] | Sequence[int] | None = None,
+    dealer: int = 0,
+    round_wind: int = EAST,
+    pot: int = 0,
+) -> HandState:
+    """Deal a new hand and return its state, the dealer to act on 14 tiles.
+
+    The wall is shuffled from ``seed`` (``None``: from the OS) or given as ``wall``
+    (see :func:`wall_from_codes`), top first. The deal (§2): from the dealer, each seat
+    takes 4, 4, 4, then 1 tile from the top; the dealer then draws a 14th. Flowers are
+    laid out and replaced from the back of the wall, the dealer first, then in turn
+    order, each seat's flowers in tile order (a replacement flower is replaced again).
+    """
+    rules = _coerce_rules(rules)
+    if type(dealer) is not int or not 0 <= dealer < 4:
+        raise RuleConfigError(f"dealer must be a seat 0-3, not {dealer!r}")
+    if round_wind not in WINDS:
+        raise RuleConfigError(f"round_wind must be a wind kind 18-21, not {round_wind!r}")
+    if type(pot) is not int or pot < 0:
+        raise RuleConfigError(f"pot must be a non-negative integer, not {pot!r}")
+    if wall is None:
+        rng = make_rng(seed)
+        keys = [rng.random() for _ in ALL_TILES]
+        kinds = tuple([_KIND_OF[t] for t in sorted(ALL_TILES, key=keys.__getitem__)])
+    else:
+        kinds = wall_from_codes(wall)
+
+    st = HandState.__new__(HandState)
+    st.rules = rules
+    st.dealer = dealer
+    st.round_wind = round_wind
+    st.pot = pot
+    st.wall = kinds
+    st.front = 53
+    st.back = 104
+    st.hands = [[0] * NUM_KINDS for _ in range(4)]
+    st.melds = [[] for _ in range(4)]
+    st.rivers = [[] for _ in range(4)]
+    st.discarded = [0, 0, 0, 0]
+    st.flowers = [[] for _ in range(4)]
+    st.declared = [0, 0, 0, 0]
+    st.double = [False] * 4
+    st.declared_waits = [(), (), (), ()]
+    st.golla = [False] * 4
+    st.any_call = False
+    st.draws = [0, 0, 0, 0]
+    st.discards_made = [0, 0, 0, 0]
+    st.turn = dealer
+    st.phase = PHASE_DISCARD
+    st.pending = [dealer]
+    st.options = {}
+    st.answers = {}
+    st.drawn = -1
+    st.kan_draw = False
+    st.turn_shanten = 8
+    st.claim_tile = -1
+    st.claim_from = -1
+    st.history = []
+    st.window_start = 0
+    st.result = None
+    st._waits = [-1, -1, -1, -1]
+    st._legal = None
+
+    events: list[Event] = []
+    dealt: list[list[int]] = [[] for _ in range(4)]
+    for offset in range(4):
+        seat = (dealer + offset) % 4
+        dealt[seat] = [kinds[p] for p in _deal_positions(offset)]
+    dealt[dealer].append(kinds[52])
+    st.draws[dealer] = 1
+    for offset in range(4):
+        seat = (dealer + offset) % 4
+        tiles = dealt[seat]
+        events.append({"type": "deal", "seat": seat, "tiles": [_NAMES[k] for k in tiles[:13]]})
+        if seat == dealer:
+            events.append({"type": "draw", "seat": seat, "tile": _NAMES[tiles[13]]})
+    last_dealer_tile = kinds[52] if kinds[52] < NUM_KINDS else -1
+    for offset in range(4):
+        seat = (dealer + offset) % 4
+        hand = st.hands[seat]
+        nflowers = 0
+        for k in dealt[seat]:
+            if k >= NUM_KINDS:
+                nflowers += 1
+            else:
+                hand[k] += 1
+        for k in sorted(k for k in dealt[seat] if k >= NUM_KINDS):
+            st.flowers[seat].append(k)
+            events.append({"type": "flower", "seat": seat, "tile": _NAMES[k]})
+            got = _draw_back(st, seat, events)
+            if got < 0:  # pragma: no cover - the wall cannot run out during the deal
+                raise RecordError("the wall ran out during the deal")
+            if seat == dealer and kinds[52] >= NUM_KINDS:
+                last_dealer_tile = got
+    st.deal_events = tuple(events)
+    _enter_discard(st, dealer, last_dealer_tile, False)
+    return st
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _draw_back(st: HandState, seat: int, events: list[Event]) -> int:
+    """Draw from the back for ``seat``, laying out flowers; -1 if the wall ran out."""
+    while st.back > st.front:
+        st.back -= 1
+        k = st.wall[st.back]
+        if k >= NUM_KINDS:
+            st.flowers[seat].append(k)
+            events.append({"type": "flower", "seat": seat, "tile": _NAMES[k]})
+            continue
+        st.hands[seat][k] += 1
+        events.append({"type": "draw", "seat": seat, "tile": _NAMES[k], "back": True})
+        return k
+    return -1
+
+
+def _shanten(st: HandState, seat: int) -> int:
+    c = st.hands[seat]
+    return shanten_keys(
+        c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4]
+        + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] + 390625 * c[8],
+        c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13]
+        + 3125 * c[14] + 15625 * c[15] + 78125 * c[16] + 390625 * c[17],
+        c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22]
+        + 3125 * c[23] + 15625 * c[24],
+        len(st.melds[seat]),
+        st.rules.quad_as_two_pairs,
+    )  # fmt: skip
+
+
+def _waits_of(st: HandState, seat: int) -> tuple[int, ...]:
+    return tuple(waits(st.hands[seat], len(st.melds[seat]), st.rules.quad_as_two_pairs))
+
+
+def _waits_mask(st: HandState, seat: int) -> int:
+    """The seat's waits (3k+1 tiles) as a bitmask, computed once per hand change."""
+    m = st._waits[seat]
+    if m < 0:
+        m = 0
+        if _shanten(st, seat) == 0:
+            for k in _waits_of(st, seat):
+                m |= 1 << k
+        st._waits[seat] = m
+    return m
+
+
+def _enter_discard(st: HandState, seat: int, drawn: int, kan_draw: bool) -> None:
+    st.phase = PHASE_DISCARD
+    st.turn = seat
+    st.pending = [seat]
+    st.options = {}
+    st.answers = {}
+    st.drawn = drawn
+    st.kan_draw = kan_draw
+    st.claim_tile = -1
+    st.claim_from = -1
+    if st.declared[seat]:
+        st.turn_shanten = -1 if (st._waits[seat] >> drawn) & 1 else 0
+    else:
+        st.turn_shanten = _shanten(st, seat)
+
+
+def _score(
+    st: HandState, seat: int, counts: Sequence[int], tile: int, by: str,
+    flags: frozenset[str], pot: int,
+) -> ScoreSheet:
+    kinds = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
+    melds = [Meld(m.kind, m.tile) for m in st.melds[seat]]
+    ctx = WinContext(
+        by=by,
+        win_tile=tile,
+        seat_wind=st.seat_wind(seat),
+        round_wind=st.round_wind,
+        flowers=len(st.flowers[seat]),
+        flags=flags,
+        pot=pot,
+    )
+    return score_hand(kinds, melds, ctx, st.rules)
+
+
+def _declare_flags(st: HandState, seat: int) -> set[str]:
+    d = st.declared[seat]
+    if not d:
+        return set()
+    if st.double[seat]:
+        return {"double_eopeo", "bulleo"} if d == 2 else {"double_eopeo"}
+    return {"bulleo"} if d == 2 else {"eopeo"}
+
+
+def _ron_flags(st: HandState, seat: int, robbed: bool) -> frozenset[str]:
+    flags = _declare_flags(st, seat)
+    if robbed:
+        flags.add("robbed_kan")
+    elif st.front == st.back:
+        flags.add("haitei")
+    if not st.any_call and st.draws[seat] == 0:
+        flags.add("first_draw")
+    return frozenset(flags)
+
+
+def _tsumo_flags(st: HandState, seat: int) -> frozenset[str]:
+    flags = _declare_flags(st, seat)
+    if st.kan_draw:
+        flags.add("kan_draw")
+    elif st.front == st.back:
+        flags.add("haitei")
+    if not st.any_call and st.draws[seat] == 1 and st.discards_made[seat] == 0:
+        flags.add("first_draw")
+    return frozenset(flags)
+
+
+def _with_tile(counts: Sequence[int], tile: int) -> list[int]:
+    c = list(counts)
+    c[tile] += 1
+    return c
+
+
+def _can_ron(st: HandState, seat: int, tile: int, robbed: bool) -> bool:
+    """쏘아 (ssoa) allowed: the tile completes the hand, no 진팅, no 골라 쏘아 금지,
+    and the hand reaches the table minimum."""
+    mask = _waits_mask(st, seat)
+    if not (mask >> tile) & 1 or mask & st.discarded[seat] or st.golla[seat]:
+        return False
+    if st.rules.min_pan == 0:
+        return True
+    sheet = _score(
+        st, seat, _with_tile(st.hands[seat], tile), tile, "ron",
+        _ron_flags(st, seat, robbed), 0,
+    )
+    return sheet.valid
+
+
+def _can_tsumo(st: HandState, seat: int) -> bool:
+    if st.drawn < 0 or st.turn_shanten != -1:
+        return False
+    if st.rules.min_pan == 0:
+        return True
+    return _score(st, seat, st.hands[seat], st.drawn, "tsumo", _tsumo_flags(st, seat), 0).valid
+
+
+def _eopeo_waits(st: HandState, seat: int, tile: int) -> tuple[int, ...]:
+    """The waits after discarding ``tile`` if 엎어 is allowed with that discard, else ()."""
+    c = st.hands[seat]
+    c[tile] -= 1
+    try:
+        w = _waits_of(st, seat)
+        if w and st.rules.min_pan:
+            for k in w:
+                if _score(st, seat, _with_tile(c, k), k, "ron", frozenset(), 0).valid:
+                    break
+            else:
+                w = ()
+    finally:
+        c[tile] += 1
+    return w
+
+
+def _can_declare(st: HandState, seat: int) -> bool:
+    return (
+        not st.declared[seat]
+        and st.turn_shanten <= 0
+        and st.back - st.front >= EOPEO_MIN_WALL
+        and all(m.kind == "ankan" for m in st.melds[seat])
+    )
+
+
+# -- the public API --------------------------------------------------------------------
+
+
+def legal_actions(state: HandState, seat: int | None = None) -> list[Action]:
+    """What ``seat`` may do now (``[]`` if it has nothing to answer); with ``seat=None``
+    the actions of every seat in ``state.pending``. Empty exactly when the hand is over.
+
+    Order: ``tsumo``, ``ankan``, ``kakan``, plain discards, discards with ``eopeo`` and
+    ``bulleo``; in a claim window ``ron``, ``pon``, ``kan``, ``pass``. The list is cached
+    on the state until the next :func:`step`: read it, do not modify it.
+    """
+    cache = state._legal
+    if cache is None:
+        cache = state._legal = {}
+    got = cache.get(seat)
+    if got is not None:
+        return got
+    if seat is None:
+        pending = state.pending
+        if len(pending) == 1:
+            out = legal_actions(state, pending[0])
+        else:
+            out = []
+            for s in pending:
+                out.extend(legal_actions(state, s))
+    elif seat not in state.pending:
+        out = []
+    elif state.phase == PHASE_DISCARD:
+        out = _turn_actions(state, seat)
+    else:
+        out = list(state.options[seat])
+    cache[seat] = out
+    return out
+
+
+def _turn_actions(st: HandState, seat: int) -> list[Action]:
+    c = st.hands[seat]
+    out: list[Action] = []
+    if _can_tsumo(st, seat):
+        out.append(_TSUMO[seat])
+    if st.declared[seat]:
+        out.append(_DISCARD[seat][st.drawn])
+        return out
+    if st.drawn >= 0 and st.back > st.front:
+        if 4 in c:
+            out.extend([_ANKAN[seat][k] for k in range(NUM_KINDS) if c[k] == 4])
+        for m in st.melds[seat]:
+            if m.kind == "pon" and c[m.tile]:
+                out.append(_KAKAN[seat][m.tile])
+    out.extend(compress(_DISCARD[seat], c))
+    if _can_declare(st, seat):
+        eo = _EOPEO[seat]
+        bu = _BULLEO[seat]
+        decl = [k for k in range(NUM_KINDS) if c[k] and _eopeo_waits(st, seat, k)]
+        out.extend([eo[k] for k in decl])
+        out.extend([bu[k] for k in decl])
+    return out
+
+
+def default_action(state: HandState, seat: int) -> Action:
+    """The answer taken when ``seat``'s time runs out: never a win.
+
+    In a claim window: ``pass``. On one's turn: discard the tile just drawn, or after a
+    뽕 (no draw) the highest tile in the hand (the last one in sorted order).
+    """
+    if seat not in state.pending:
+        raise IllegalActionError(f"seat {seat} has nothing to answer")
+    if state.phase != PHASE_DISCARD:
+        return _PASS[seat]
+    if state.drawn >= 0:
+        return _DISCARD[seat][state.drawn]
+    c = state.hands[seat]
+    for k in range(NUM_KINDS - 1, -1, -1):
+        if c[k]:
+            return _DISCARD[seat][k]
+    raise IllegalActionError("empty hand")  # pragma: no cover - a hand is never empty
+
+
+def step(state: HandState, action: Action) -> list[Event]:
+    """Apply ``action`` and return the events it caused (see :mod:`madang.mahjong.events`).
+
+    Not legal now (wrong seat, not in :func:`legal_actions`, hand over) raises
+    :class:`~madang.core.errors.IllegalActionError` and leaves ``state`` unchanged.
+    """
+    if state.phase == PHASE_OVER:
+        raise IllegalActionError("the hand is over")
+    if not isinstance(action, Action):
+        raise IllegalActionError(f"not an action: {action!r}")
+    seat = action.seat
+    if seat not in state.pending:
+        raise IllegalActionError(f"seat {seat} is not asked to act now ({action})")
+    for a in legal_actions(state, seat):
+        if a is action:
+            break
+    else:
+        legal = legal_actions(state, seat)
+        if action not in legal:
+            raise IllegalActionError(f"{action.move} is not legal now")
+        action = legal[legal.index(action)]
+    state._legal = None
+    events: list[Event] = []
+    if state.phase == PHASE_DISCARD:
+        state.history.append(action)
+        verb = action.verb
+        if verb == "discard":
+            _discard(state, seat, action.tile, action.declare, events)
+        elif verb == "tsumo":
+            _win_tsumo(state, seat, events)
+        elif verb == "ankan":
+            _ankan(state, seat, action.tile, events)
+        else:
+            _kakan(state, seat, action.tile, events)
+    else:
+        _answer(state, action, events)
+    return events
+
+
+# -- turn actions ----------------------------------------------------------------------
+
+
+def _discard(st: HandState, seat: int, tile: int, declare: str, events: list[Event]) -> None:
+    if declare:
+        w = _eopeo_waits(st, seat, tile)
+    st.hands[seat][tile] -= 1
+    st.rivers[seat].append(tile)
+    st.discarded[seat] |= 1 << tile
+    first = st.discards_made[seat] == 0
+    st.discards_made[seat] += 1
+    ev: Event = {"type": "discard", "seat": seat, "tile": _NAMES[tile]}
+    if declare:
+        st.declared[seat] = 2 if declare == "bulleo" else 1
+        st.double[seat] = first
+        st.declared_waits[seat] = w
+        mask = 0
+        for k in w:
+            mask |= 1 << k
+        st._waits[seat] = mask
+        ev["declare"] = declare
+        if first:
+            ev["double"] = True
+        if declare == "bulleo":
+            ev["waits"] = [_NAMES[k] for k in w]
+    elif not st.declared[seat]:
+        st._waits[seat] = 0 if st.turn_shanten >= 1 else -1
+    events.append(ev)
+    st.drawn = -1
+    st.kan_draw = False
+    _open_claims(st, seat, tile, events)
+
+
+def _open_claims(st: HandState, discarder: int, tile: int, events: list[Event]) -> None:
+    last = st.front == st.back  # 하이떼이: only 쏘아 on the last discard
+    options: dict[int, tuple[Action, ...]] = {}
+    pending: list[int] = []
+    hands = st.hands
+    waits_ = st._waits
+    for s in _AFTER[discarder]:
+        w = waits_[s]
+        ron = (w < 0 or (w >> tile) & 1) and _can_ron(st, s, tile, False)
+        n = 0 if last or st.declared[s] else hands[s][tile]
+        if not ron and n < 2:
+            continue
+        acts = [_RON[s]] if ron else []
+        if n >= 2:
+            acts.append(_PON[s])
+            if n == 3:
+                acts.append(_KAN[s])
+        acts.append(_PASS[s])
+        options[s] = tuple(acts)
+        pending.append(s)
+    if not pending:
+        _next_turn(st, _AFTER[discarder][0], events)
+        return
+    st.phase = PHASE_CLAIM
+    st.pending = pending
+    st.options = options
+    st.answers = {}
+    st.claim_tile = tile
+    st.claim_from = discarder
+    st.window_start = len(st.history)
+    for s in pending:
+        events.append({"type": "ask", "seat": s, "tile": _NAMES[tile],
+                       "options": [a.verb for a in options[s]]})
+
+
+def _next_turn(st: HandState, seat: int, events: list[Event]) -> None:
+    """쓰무 (sseumu): ``seat`` draws from the front (flowers replaced from the back)."""
+    st.golla[seat] = False
+    if st.front >= st.back:
+        _nagari(st, events)
+        return
+    k = st.wall[st.front]
+    st.front += 1
+    st.draws[seat] += 1
+    if k >= NUM_KINDS:
+        st.flowers[seat].append(k)
+        events.append({"type": "flower", "seat": seat, "tile": _NAMES[k]})
+        k = _draw_back(st, seat, events)
+        if k < 0:
+            _nagari(st, events)
+            return
+    else:
+        st.hands[seat][k] += 1
+        events.append({"type": "draw", "seat": seat, "tile": _NAMES[k]})
+    _enter_discard(st, seat, k, False)
+
+
+def _replacement(st: HandState, seat: int, events: list[Event]) -> None:
+    """The replacement draw after a kan, from the back."""
+    k = _draw_back(st, seat, events)
+    if k < 0:
+        _nagari(st, events)
+        return
+    _enter_discard(st, seat, k, True)
+
+
+def _made_call(st: HandState) -> None:
+    st.any_call = True
+    st.golla = [False, False, False, False]
+
+
+def _ankan(st: HandState, seat: int, tile: int, events: list[Event]) -> None:
+    st.hands[seat][tile] -= 4
+    st.melds[seat].append(MeldInfo("ankan", tile))
+    st._waits[seat] = -1
+    _made_call(st)
+    events.append({"type": "ankan", "seat": seat, "tile": _NAMES[tile]})
+    _replacement(st, seat, events)
+
+
+def _kakan(st: HandState, seat: int, tile: int, events: list[Event]) -> None:
+    robbers: dict[int, tuple[Action, ...]] = {}
+    pending: list[int] = []
+    for i in (1, 2, 3):
+        s = (seat + i) % 4
+        if _can_ron(st, s, tile, True):
+            robbers[s] = (_RON[s], _PASS[s])
+            pending.append(s)
+    st.hands[seat][tile] -= 1
+    melds = st.melds[seat]
+    for i, m in enumerate(melds):
+        if m.kind == "pon" and m.tile == tile:
+            melds[i] = MeldInfo("kan", tile, m.source)
+            break
+    st._waits[seat] = -1
+    st.any_call = True
+    events.append({"type": "kakan", "seat": seat, "tile": _NAMES[tile]})
+    if not pending:
+        _made_call(st)
+        _replacement(st, seat, events)
+        return
+    st.phase = PHASE_ROB
+    st.pending = pending
+    st.options = robbers
+    st.answers = {}
+    st.claim_tile = tile
+    st.claim_from = seat
+    st.drawn = -1
+    st.window_start = len(st.history)
+    for s in pending:
+        events.append({"type": "ask", "seat": s, "tile": _NAMES[tile], "options": ["ron", "pass"]})
+
+
+# -- claim windows ---------------------------------------------------------------------
+
+
+def _answer(st: HandState, action: Action, events: list[Event]) -> None:
+    seat = action.seat
+    st.answers[seat] = action
+    st.pending.remove(seat)
+    d = st.claim_from
+    hist = st.history
+    hist.append(action)
+    tail = hist[st.window_start :]
+    if len(tail) > 1:
+        tail.sort(key=lambda a: (a.seat - d) % 4)
+        hist[st.window_start :] = tail
+    events.append({"type": "answer", "seat": seat, "action": action.verb})
+    if not st.pending:
+        _resolve(st, events)
+
+
+def _resolve(st: HandState, events: list[Event]) -> None:
+    tile = st.claim_tile
+    d = st.claim_from
+    robbing = st.phase == PHASE_ROB
+    order = [(d + i) % 4 for i in (1, 2, 3)]
+    answers = st.answers
+    rons: list[int] = []
+    caller = -1
+    for s in order:
+        a = answers.get(s)
+        if a is None:
+            continue
+        if a.verb == "ron":
+            rons.append(s)
+        else:
+            if _RON[s] in st.options[s]:
+                st.golla[s] = True  # 골라 쏘아 금지: a winnable discard let go
+            if a.verb != "pass":
+                caller = s
+    st.options = {}
+    st.answers = {}
+    if rons:
+        winners = rons if st.rules.multiple_ron else rons[:1]
+        _win_ron(st, winners, tile, d, robbing, events)
+        return
+    if robbing:
+        _made_call(st)
+        _replacement(st, d, events)
+        return
+    if caller >= 0:
+        verb = answers[caller].verb
+        st.rivers[d].pop()
+        st.hands[caller][tile] -= 2 if verb == "pon" else 3
+        st.melds[caller].append(MeldInfo(verb, tile, d))
+        st._waits[caller] = -1
+        _made_call(st)
+        events.append({"type": verb, "seat": caller, "tile": _NAMES[tile], "from": d})
+        if verb == "pon":
+            _enter_discard(st, caller, -1, False)
+        else:
+            _replacement(st, caller, events)
+        return
+    _next_turn(st, (d + 1) % 4, events)
+
+
+# -- end of the hand -------------------------------------------------------------------
+
+
+def _win_tsumo(st: HandState, seat: int, events: list[Event]) -> None:
+    flags = _tsumo_flags(st, seat)
+    tile = st.drawn
+    sheet = _score(st, seat, st.hands[seat], tile, "tsumo", flags, st.pot)
+    info = WinInfo(
+        seat, "tsumo", tile, -1, _kinds(st.hands[seat]), tuple(st.melds[seat]), flags, sheet
+    )
+    _finish(st, [info], None, events)
+
+
+def _win_ron(
+    st: HandState, winners: list[int], tile: int, d: int, robbed: bool, events: list[Event]
+) -> None:
+    infos: list[WinInfo] = []
+    for i, w in enumerate(winners):
+        flags = _ron_flags(st, w, robbed)
+        counts = _with_tile(st.hands[w], tile)
+        sheet = _score(st, w, counts, tile, "ron", flags, st.pot if i == 0 else 0)
+        infos.append(WinInfo(w, "ron", tile, d, _kinds(counts), tuple(st.melds[w]), flags, sheet))
+    # The tile goes to the first winner: out of the river, or back off the robbed kan.
+    if robbed:
+        melds = st.melds[d]
+        for j, m in enumerate(melds):
+            if m.kind == "kan" and m.tile == tile:
+                melds[j] = MeldInfo("pon", tile, m.source)
+                break
+    else:
+        st.rivers[d].pop()
+    st.hands[winners[0]][tile] += 1
+    _finish(st, infos, d, events)
+
+
+def _kinds(counts: Sequence[int]) -> tuple[int, ...]:
+    return tuple(k for k in range(NUM_KINDS) for _ in range(counts[k]))
+
+
+def _finish(st: HandState, infos: list[WinInfo], d: int | None, events: list[Event]) -> None:
+    payments: list[tuple[int, int, int, str]] = []
+    for info in infos:
+        sheet = info.sheet
+        if not sheet.valid:  # pragma: no cover - legality checks prevent it
+            raise RecordError(f"internal: invalid win for seat {info.seat}: {sheet.reason}")
+        reason = "ssoa" if info.by == "ron" else "olla"
+        for frm, to, pts in sheet.payments(info.seat, d):
+            payments.append((frm, to, pts, reason))
+        events.append(_win_event(info))
+    for frm, to, pts, reason in payments:
+        events.append({"type": "payment", "from": frm, "to": to, "points": pts, "reason": reason})
+    dealer_keeps = any(i.seat == st.dealer for i in infos)
+    st.result = HandResult(tuple(infos), tuple(payments), False, 0, dealer_keeps)
+    _end(st, events)
+
+
+def _win_event(info: WinInfo) -> Event:
+    sheet = info.sheet
+    return {
+        "type": "win",
+        "seat": info.seat,
+        "by": info.by,
+        "tile": _NAMES[info.tile],
+        "from": info.source,
+        "hand": [_NAMES[k] for k in info.hand],
+        "melds": [m.to_dict() for m in info.melds],
+        "flags": sorted(info.flags),
+        "base_pan": sheet.base_pan,
+        "extra_pan": sheet.extra_pan,
+        "points": sheet.points,
+        "items": [
+            {"name": i.name, "name_ko": i.name_ko, "pan": i.pan}
+            for i in (*sheet.base_items, *sheet.extra_items)
+        ],
+    }
+
+
+def _nagari(st: HandState, events: list[Event]) -> None:
+    """나가리 (nagari): the wall is empty and nobody won; the pot grows by 5."""
+    st.result = HandResult((), (), True, st.pot + NAGARI_POT, True)
+    events.append({"type": "nagari", "pot": st.pot + NAGARI_POT})
+    _end(st, events)
+
+
+def _end(st: HandState, events: list[Event]) -> None:
+    st.phase = PHASE_OVER
+    st.pending = []
+    st.options = {}
+    st.answers = {}
+    st.drawn = -1
+    st.kan_draw = False
+    events.append({"type": "end"})
+
+
+def tile_counts(state: HandState) -> list[int]:
+    """How many tiles of each kind (0–28) are on the table: hands, melds, rivers,
+    flowers and the live wall. Always four of each kind and one of each flower."""
+    counts = [0] * 29
+    for seat in range(4):
+        for k in range(NUM_KINDS):
+            counts[k] += state.hands[seat][k]
+        for m in state.melds[seat]:
+            counts[m.tile] += 3 if m.kind == "pon" else 4
+        for k in state.rivers[seat]:
+            counts[k] += 1
+        for k in state.flowers[seat]:
+            counts[k] += 1
+    for k in state.wall[state.front : state.back]:
+        counts[k] += 1
+    return counts
+
+
+# -- game and match --------------------------------------------------------------------
+
+
+class MahjongGame:
+    """마작 (majak): the Korean 104-tile game under fixed rules — a thin facade over the
+    module functions, in the OpenSpiel Game/State shape.
+
+    >>> g = MahjongGame({"min_pan": 2})
+    >>> st = g.new_hand(seed=3)
+    >>> g.legal_actions(st) == legal_actions(st)
+    True
+    """
+
+    name: Final = "mahjong"
+
+    def __init__(self, rules: MahjongRules | Mapping[str, Any] | None = None) -> None:
+        self.rules = _coerce_rules(rules)
+
+    def new_hand(
+        self,
+        *,
+        seed: int | None = None,
+        wall: Sequence[str] | Sequence[int] | None = None,
+        dealer: int = 0,
+        round_wind: int = EAST,
+        pot: int = 0,
+    ) -> HandState:
+        """Deal a hand under these rules (see :func:`new_hand`)."""
+        return new_hand(
+            self.rules, seed=seed, wall=wall, dealer=dealer, round_wind=round_wind, pot=pot
+        )
+
+    def legal_actions(self, state: HandState, seat: int | None = None) -> list[Action]:
+        return legal_actions(state, seat)
+
+    def step(self, state: HandState, action: Action) -> list[Event]:
+        return step(state, action)
+
+    def default_action(self, state: HandState, seat: int) -> Action:
+        return default_action(state, seat)
+
+    def view(self, state: HandState, seat: int | None) -> dict[str, Any]:
+        from madang.mahjong.view import view
+
+        return view(state, seat)
+
+
+class MahjongMatch:
+    """대국 (daeguk): a match — hands in series with a ledger of payments.
+
+    The dealer keeps the seat after a win that includes the dealer, or after 나가리;
+    otherwise the seat passes to the next player and the pass is counted. The East
+    round ends when the dealership has passed four times (every player has dealt once;
+    repeat hands of a dealer, 연장, do not count); with ``rounds == 2`` a South round
+    (round wind 2z) follows, and the match ends after the eighth pass. The 나가리 pot
+    carries over from hand to hand, also into the South round. Each hand's wall is
+    shuffled from a seed drawn from the match seed.
+
+    >>> import random
+    >>> rng, m = random.Random(0), MahjongMatch(seed=5)
+    >>> while not m.over:
+    ...     st = m.hand
+    ...     while not st.over:
+    ...         _ = step(st, rng.choice(legal_actions(st)))
+    ...     _ = m.next_hand()
+    >>> sum(m.scores), m.passes, len(m.hands) >= 4
+    (0, 4, True)
+    """
+
+    def __init__(
+        self,
+        rules: MahjongRules | Mapping[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        first_dealer: int = 0,
+    ) -> None:
+        self.rules = _coerce_rules(rules)
+        self._rng = make_rng(seed)
+        self.dealer = first_dealer
+        self.passes = 0
+        self.pot = 0
+        self.scores = [0, 0, 0, 0]
+        self.ledger: list[tuple[int, int, int, str]] = []
+        self.hands: list[HandState] = []
+        self.over = False
+        self.hand = self._deal()
+
+    @property
+    def round_wind(self) -> int:
+        """판 바람 (pan baram): East for the first round, South for the second."""
+        return EAST + self.passes // 4
+
+    def _deal(self) -> HandState:
+        st = new_hand(
+            self.rules,
+            seed=self._rng.getrandbits(64),
+            dealer=self.dealer,
+            round_wind=self.round_wind,
+            pot=self.pot,
+        )
+        self.hands.append(st)
+        return st
+
+    def next_hand(self) -> HandState | None:
+        """Settle the finished current hand and deal the next one (``None``: match over)."""
+        st = self.hand
+        if st.result is None:
+            raise IllegalActionError("the current hand is not over")
+        if self.over:
+            return None
+        res = st.result
+        for frm, to, pts, reason in res.payments:
+            self.scores[frm] -= pts
+            self.scores[to] += pts
+            self.ledger.append((frm, to, pts, reason))
+        self.pot = res.next_pot
+        if not res.dealer_keeps:
+            self.dealer = (self.dealer + 1) % 4
+            self.passes += 1
+        if self.passes >= 4 * self.rules.rounds:
+            self.over = True
+            return None
+        self.hand = self._deal()
+        return self.hand

@@ -1,0 +1,410 @@
+"""판 (pan): the whole truth of one mahjong hand, and the actions that change it.
+
+:class:`HandState` is mutable and clones cheaply (lists of small ints, shared immutable
+pieces); :class:`Action` is a small frozen value with a text notation that round-trips:
+
+>>> a = Action.parse("2 discard 3m eopeo")
+>>> a.seat, a.verb, str(a), a.move
+(2, 'discard', 'discard 3m eopeo', '2 discard 3m eopeo')
+>>> Action.parse("pon", seat=1) == Action(1, "pon")
+True
+>>> Action.parse("discard 3s", seat=0)
+Traceback (most recent call last):
+...
+madang.mahjong.tiles.TileNotationError: unknown suit letter 's' in '3s'
+
+The engine (:mod:`madang.mahjong.engine`) reads and writes the fields of the state;
+bots and clients should use :func:`madang.mahjong.view.view` instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from madang.core.errors import InvalidActionError
+from madang.mahjong.rules import MahjongRules
+from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
+
+__all__ = [
+    "DECLARES",
+    "PHASE_CLAIM",
+    "PHASE_DISCARD",
+    "PHASE_OVER",
+    "PHASE_ROB",
+    "VERBS",
+    "Action",
+    "HandResult",
+    "HandState",
+    "MeldInfo",
+    "WinInfo",
+]
+
+PHASE_DISCARD: Final = "discard"
+"""타패 (tapae): the turn seat holds 3k+2 tiles and must win, kan or discard."""
+PHASE_CLAIM: Final = "claim"
+"""뽕/깡/쏘아 window: seats that can claim the last discard answer it."""
+PHASE_ROB: Final = "rob"
+"""깡쏘아 (kkang-ssoa) window: seats that can win on a tile added to a 뽕 answer it."""
+PHASE_OVER: Final = "over"
+"""The hand has ended: a win or 나가리."""
+
+VERBS: Final = ("discard", "tsumo", "ron", "pon", "kan", "ankan", "kakan", "pass")
+"""Every action verb, in notation order."""
+DECLARES: Final = ("eopeo", "bulleo")
+"""The declarations that may go with a discard: 엎어 and 불러."""
+
+_TILE_VERBS: Final = frozenset(("discard", "ankan", "kakan"))
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """행동 (haengdong): one decision of one seat, e.g. ``0 discard 3m bulleo``.
+
+    ``verb`` is one of :data:`VERBS`; ``tile`` is a tile kind (0–24) for ``discard``,
+    ``ankan`` and ``kakan`` and -1 otherwise; ``declare`` is ``""``, ``"eopeo"`` or
+    ``"bulleo"`` (only with ``discard``). ``kan`` is the open kan on a discard;
+    ``ankan`` the concealed one and ``kakan`` the added one (on one's own turn).
+    ``str(action)`` is the notation without the seat, ``action.move`` the record form
+    with it.
+    """
+
+    seat: int
+    verb: str
+    tile: int = -1
+    declare: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.seat, int) or isinstance(self.seat, bool) or not 0 <= self.seat < 4:
+            raise InvalidActionError(f"seat must be 0-3, not {self.seat!r}")
+        if self.verb not in VERBS:
+            raise InvalidActionError(f"unknown action {self.verb!r}; known: {', '.join(VERBS)}")
+        if self.verb in _TILE_VERBS:
+            if not isinstance(self.tile, int) or not 0 <= self.tile < NUM_KINDS:
+                raise InvalidActionError(f"{self.verb} needs a tile 1m-7z, not {self.tile!r}")
+        elif self.tile != -1:
+            raise InvalidActionError(f"{self.verb} takes no tile")
+        if self.declare and (self.verb != "discard" or self.declare not in DECLARES):
+            raise InvalidActionError(f"bad declaration {self.declare!r} with {self.verb}")
+
+    def __str__(self) -> str:
+        text = self.verb
+        if self.tile >= 0:
+            text += " " + tile_name(self.tile)
+        if self.declare:
+            text += " " + self.declare
+        return text
+
+    def __repr__(self) -> str:
+        return f"Action.parse({self.move!r})"
+
+    @property
+    def move(self) -> str:
+        """The record form: the seat, then the notation (``"0 discard 3m"``)."""
+        return f"{self.seat} {self}"
+
+    @classmethod
+    def parse(cls, text: str, seat: int | None = None) -> Action:
+        """Read ``"[SEAT] VERB [TILE] [eopeo|bulleo]"``; malformed text raises
+        :class:`~madang.core.errors.InvalidActionError`.
+
+        The seat is either the first word or the ``seat`` argument (both: they must
+        agree).
+
+        >>> Action.parse("3 ankan 1z").tile
+        18
+        >>> Action.parse("1 pon", seat=2)
+        Traceback (most recent call last):
+        ...
+        madang.core.errors.InvalidActionError: action '1 pon' names seat 1, not 2
+        """
+        if not isinstance(text, str):
+            raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+        words = text.split()
+        if words and words[0].isdigit():
+            named = int(words[0])
+            if seat is not None and seat != named:
+                raise InvalidActionError(f"action {text!r} names seat {named}, not {seat}")
+            seat = named
+            words = words[1:]
+        if seat is None:
+            raise InvalidActionError(f"action {text!r} names no seat")
+        if not words:
+            raise InvalidActionError(f"empty action {text!r}")
+        verb = words[0]
+        if verb not in VERBS:
+            raise InvalidActionError(f"unknown action {verb!r} in {text!r}")
+        tile = -1
+        declare = ""
+        rest = words[1:]
+        if verb in _TILE_VERBS:
+            if not rest:
+                raise InvalidActionError(f"{verb} needs a tile: {text!r}")
+            tile = parse_tile(rest[0])
+            if tile >= NUM_KINDS:
+                raise InvalidActionError(f"cannot {verb} a flower: {text!r}")
+            rest = rest[1:]
+            if verb == "discard" and rest:
+                declare = rest[0]
+                if declare not in DECLARES:
+                    raise InvalidActionError(f"unknown declaration {declare!r} in {text!r}")
+                rest = rest[1:]
+        if rest:
+            raise InvalidActionError(f"unexpected {' '.join(rest)!r} in action {text!r}")
+        return _interned(seat, verb, tile, declare)
+
+
+_INTERN: dict[tuple[int, str, int, str], Action] = {}
+
+
+def _interned(seat: int, verb: str, tile: int = -1, declare: str = "") -> Action:
+    key = (seat, verb, tile, declare)
+    a = _INTERN.get(key)
+    if a is None:
+        a = _INTERN[key] = Action(seat, verb, tile, declare)
+    return a
+
+
+def act(seat: int, verb: str, tile: int = -1, declare: str = "") -> Action:
+    """The shared (interned) :class:`Action` for these fields: equal to a fresh one,
+    cheaper to build and compare on hot paths."""
+    return _interned(seat, verb, tile, declare)
+
+
+@dataclass(frozen=True, slots=True)
+class MeldInfo:
+    """A declared meld as the table sees it: ``pon``, ``kan`` (open) or ``ankan``.
+
+    ``source`` is the seat the claimed tile came from (-1 for ``ankan``; for a ``kan``
+    added to a 뽕, the seat of the original 뽕 tile).
+    """
+
+    kind: str
+    tile: int
+    source: int = -1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tile": tile_name(self.tile), "from": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class WinInfo:
+    """One winner of a hand: who, how, on which tile, from whom, and the score sheet."""
+
+    seat: int
+    by: str  # "ron" | "tsumo"
+    tile: int
+    source: int  # the discarder (ron / 깡쏘아) or -1 (tsumo)
+    hand: tuple[int, ...]  # concealed kinds, the winning tile included, sorted
+    melds: tuple[MeldInfo, ...]
+    flags: frozenset[str]
+    sheet: Any  # madang.mahjong.scoring.ScoreSheet
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The end of a hand: winners (empty for 나가리), payments, the pot carried on."""
+
+    winners: tuple[WinInfo, ...]
+    payments: tuple[tuple[int, int, int, str], ...]  # (from, to, points, reason)
+    nagari: bool
+    next_pot: int
+    dealer_keeps: bool
+
+
+class HandState:
+    """한 판의 상태 (han pan-ui sangtae): everything about one hand, hidden parts included.
+
+    Create it with :func:`madang.mahjong.engine.new_hand`; change it only with
+    :func:`madang.mahjong.engine.step`. Fields (all seats indexed 0–3):
+
+    * ``wall`` (tuple of 104 kinds, top first, never changed), ``front`` (next draw
+      index), ``back`` (one past the next replacement index): the live wall is
+      ``wall[front:back]``;
+    * ``hands``: concealed tiles as 25 counts per seat; ``melds``, ``rivers``
+      (discards still on the table), ``flowers``;
+    * ``discarded``: bitmask of every kind a seat has discarded (for 진팅);
+    * ``declared``: 0, 1 (엎어) or 2 (불러); ``double``: 부지부 (first turn);
+      ``declared_waits``: the waits fixed at the declaration;
+    * ``golla``: 골라 쏘아 금지 in force; ``any_call``: a 뽕 or 깡 has been made;
+    * ``turn``, ``phase``, ``pending``, ``drawn`` (the tile just drawn, -1 if none),
+      ``kan_draw``, ``claim_tile``/``claim_from`` (the tile offered in a window);
+    * ``history``: the moves so far (claim answers in canonical order);
+    * ``result``: a :class:`HandResult` once the hand is over.
+    """
+
+    __slots__ = (
+        "_legal",
+        "_waits",
+        "answers",
+        "any_call",
+        "back",
+        "claim_from",
+        "claim_tile",
+        "deal_events",
+        "dealer",
+        "declared",
+        "declared_waits",
+        "discarded",
+        "discards_made",
+        "double",
+        "drawn",
+        "draws",
+        "flowers",
+        "front",
+        "golla",
+        "hands",
+        "history",
+        "kan_draw",
+        "melds",
+        "options",
+        "pending",
+        "phase",
+        "pot",
+        "result",
+        "rivers",
+        "round_wind",
+        "rules",
+        "turn",
+        "turn_shanten",
+        "wall",
+        "window_start",
+    )
+
+    rules: MahjongRules
+    dealer: int
+    round_wind: int
+    pot: int
+    wall: tuple[int, ...]
+    front: int
+    back: int
+    hands: list[list[int]]
+    melds: list[list[MeldInfo]]
+    rivers: list[list[int]]
+    discarded: list[int]
+    flowers: list[list[int]]
+    declared: list[int]
+    double: list[bool]
+    declared_waits: list[tuple[int, ...]]
+    golla: list[bool]
+    any_call: bool
+    draws: list[int]
+    discards_made: list[int]
+    turn: int
+    phase: str
+    pending: list[int]
+    options: dict[int, tuple[Action, ...]]
+    answers: dict[int, Action]
+    drawn: int
+    kan_draw: bool
+    turn_shanten: int
+    claim_tile: int
+    claim_from: int
+    history: list[Action]
+    window_start: int
+    result: HandResult | None
+    deal_events: tuple[dict[str, Any], ...]
+    _waits: list[int]
+    _legal: dict[int | None, list[Action]] | None
+
+    @property
+    def wall_count(self) -> int:
+        """Tiles left in the live wall."""
+        return self.back - self.front
+
+    @property
+    def over(self) -> bool:
+        """Whether the hand has ended."""
+        return self.phase == PHASE_OVER
+
+    def seat_wind(self, seat: int) -> int:
+        """자기 바람 (jagi baram): the seat wind of ``seat`` (the dealer is East, 18)."""
+        return 18 + (seat - self.dealer) % 4
+
+    def clone(self) -> HandState:
+        """An independent copy (a few microseconds: only small lists are copied)."""
+        new = HandState.__new__(HandState)
+        new.rules = self.rules
+        new.dealer = self.dealer
+        new.round_wind = self.round_wind
+        new.pot = self.pot
+        new.wall = self.wall
+        new.front = self.front
+        new.back = self.back
+        new.hands = [h[:] for h in self.hands]
+        new.melds = [m[:] for m in self.melds]
+        new.rivers = [r[:] for r in self.rivers]
+        new.discarded = self.discarded[:]
+        new.flowers = [f[:] for f in self.flowers]
+        new.declared = self.declared[:]
+        new.double = self.double[:]
+        new.declared_waits = self.declared_waits[:]
+        new.golla = self.golla[:]
+        new.any_call = self.any_call
+        new.draws = self.draws[:]
+        new.discards_made = self.discards_made[:]
+        new.turn = self.turn
+        new.phase = self.phase
+        new.pending = self.pending[:]
+        new.options = dict(self.options)
+        new.answers = dict(self.answers)
+        new.drawn = self.drawn
+        new.kan_draw = self.kan_draw
+        new.turn_shanten = self.turn_shanten
+        new.claim_tile = self.claim_tile
+        new.claim_from = self.claim_from
+        new.history = self.history[:]
+        new.window_start = self.window_start
+        new.result = self.result
+        new.deal_events = self.deal_events
+        new._waits = self._waits[:]
+        new._legal = self._legal
+        return new
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every field as plain data (for equality checks in tests and replays)."""
+        return {
+            "rules": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "round_wind": self.round_wind,
+            "pot": self.pot,
+            "wall": list(self.wall),
+            "front": self.front,
+            "back": self.back,
+            "hands": [h[:] for h in self.hands],
+            "melds": [[(m.kind, m.tile, m.source) for m in ms] for ms in self.melds],
+            "rivers": [r[:] for r in self.rivers],
+            "discarded": self.discarded[:],
+            "flowers": [f[:] for f in self.flowers],
+            "declared": self.declared[:],
+            "double": self.double[:],
+            "declared_waits": [list(w) for w in self.declared_waits],
+            "golla": self.golla[:],
+            "any_call": self.any_call,
+            "draws": self.draws[:],
+            "discards_made": self.discards_made[:],
+            "turn": self.turn,
+            "phase": self.phase,
+            "pending": self.pending[:],
+            "options": {s: [a.move for a in acts] for s, acts in sorted(self.options.items())},
+            "answers": {s: a.move for s, a in sorted(self.answers.items())},
+            "drawn": self.drawn,
+            "kan_draw": self.kan_draw,
+            "claim_tile": self.claim_tile,
+            "claim_from": self.claim_from,
+            "history": [a.move for a in self.history],
+            "result": None if self.result is None else _result_data(self.result),
+        }
+
+
+def _result_data(result: HandResult) -> dict[str, Any]:
+    return {
+        "winners": [
+            (w.seat, w.by, w.tile, w.source, w.hand, sorted(w.flags), w.sheet.points)
+            for w in result.winners
+        ],
+        "payments": list(result.payments),
+        "nagari": result.nagari,
+        "next_pot": result.next_pot,
+        "dealer_keeps": result.dealer_keeps,
+    }
