@@ -88,7 +88,7 @@ def parse_action(text: str) -> int:
         return PICK + parse_card(words[1])
     if len(words) == 2 and words[0] == "bomb":
         mm = words[1]
-        if len(mm) == 2 and mm.isdigit() and 1 <= int(mm) <= 12:
+        if len(mm) == 2 and mm.isascii() and mm.isdigit() and 1 <= int(mm) <= 12:
             return BOMB + int(mm) - 1
         raise InvalidActionError(f"bomb needs a month 01-12, not {mm!r}")
     raise InvalidActionError(f"malformed move {text!r}")

@@ -759,8 +759,9 @@ def new_game(
     if rules.missions:
         if mission is not None:
             s.mission = mission_by_name(mission)
-        else:
-            s.mission = MISSIONS[sum(i * c for i, c in enumerate(ids)) % len(MISSIONS)]
+        else:  # drawn apart from the deck, so that it reveals nothing of the deck order
+            rng = random.Random(None if seed is None else f"mission:{seed}")
+            s.mission = rng.choice(MISSIONS)
     elif mission is not None:
         raise RecordError("a mission needs the rules option missions: true")
     s.hands = [0, 0]

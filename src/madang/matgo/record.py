@@ -65,6 +65,8 @@ def load_record(obj: Any) -> tuple[MatgoState, list[Any]]:
     mission = obj.get("mission")
     if mission is not None and not isinstance(mission, str):
         raise RecordError("mission must be a mission name")
+    if rules.missions and mission is None:
+        raise RecordError("a record played with missions: true must name its mission")
     try:
         ids = [parse_card(c) for c in deck]
     except RulesError as e:

@@ -358,3 +358,33 @@ def settle(
             best = worst
     assert best is not None
     return best
+
+
+def bak_risks(
+    own: int, opponent: int, went_go: bool, rules: MatgoRules | None = None
+) -> list[str]:
+    """The 박 a player would pay if the opponent won now (a table's warnings).
+
+    ``own`` and ``opponent`` are the two captured piles. Returns identifiers among
+    ``pibak``, ``gwangbak``, ``meongtta`` / ``meongbak`` and ``gobak``.
+
+    >>> from madang.matgo.cards import mask_of, parse_cards
+    >>> bak_risks(mask_of(parse_cards("01p1")), mask_of(parse_cards("01g 03g 08g")), True)
+    ['gwangbak', 'gobak']
+    """
+    rules = rules or MatgoRules()
+    out = []
+    opp_pi = max(pi_count(opponent, False), pi_count(opponent, True))
+    mine = pi_count(own, False)
+    if opp_pi >= 10 and (1 <= mine <= 7 or (mine == 0 and rules.pibak_zero_pi)):
+        out.append("pibak")
+    if (opponent & GWANG_MASK).bit_count() >= 3 and not own & GWANG_MASK:
+        out.append("gwangbak")
+    if _animals(opponent, False) >= 7:
+        if rules.meong is Meong.MEONGTTA:
+            out.append("meongtta")
+        elif _animals(own, False) == 0:
+            out.append("meongbak")
+    if went_go:
+        out.append("gobak")
+    return out

@@ -21,6 +21,7 @@ from typing import Any
 from madang.matgo.actions import action_str
 from madang.matgo.cards import BIT, CODES, MONTH_MASK, codes_of
 from madang.matgo.engine import MatgoState
+from madang.matgo.scoring import bak_risks
 
 _GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
 
@@ -54,6 +55,10 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
         "pile": len(state.pile),
         "captured": [codes_of(state.captured[0]), codes_of(state.captured[1])],
         "scores": [state.score(0), state.score(1)],
+        "warnings": [
+            bak_risks(state.captured[p], state.captured[1 - p], state.go_count[p] > 0, state.rules)
+            for p in (0, 1)
+        ],
         "go": list(state.go_count),
         "shakes": list(state.shakes),
         "tokens": list(state.tokens),
