@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from madang.core.errors import InvalidActionError
+from madang.mahjong.hand import waits
 from madang.mahjong.state import PHASE_DISCARD, HandState, WinInfo
 from madang.mahjong.tiles import NUM_KINDS, tile_name
 
@@ -42,8 +43,9 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
     ``legal_actions`` (the viewer's, in notation), ``players`` (one dict per seat:
     ``seat``, ``wind``, ``concealed`` count, ``hand`` (the viewer's own tiles, else
     ``None``), ``drawn``, ``melds``, ``river``, ``flowers``, ``declared``, ``double``,
-    ``face_down``, ``waits`` (불러 only), ``golla`` (own only)), and ``result`` once the
-    hand is over (winners' hands are shown then).
+    ``face_down``, ``waits`` (불러 only), ``golla``, ``my_waits`` and ``jinting`` (own
+    only: the ready hand's waits and whether one is among its own discards)), and
+    ``result`` once the hand is over (winners' hands are shown then).
     """
     if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
         raise InvalidActionError(f"a view is for seat 0-3 or None (spectator), not {seat!r}")
@@ -73,6 +75,8 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
             "waits": _names(state.declared_waits[s]) if declared == 2 else None,
             "golla": state.golla[s] if own else None,
         }
+        if own:
+            p.update(_own_waits(state, s))
         players.append(p)
     if state.phase == PHASE_DISCARD:
         pending = list(state.pending)
@@ -112,6 +116,20 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
             "dealer_keeps": res.dealer_keeps,
         }
     return out
+
+
+def _own_waits(state: HandState, seat: int) -> dict[str, Any]:
+    """A seat's own waits while its hand is ready between turns, and whether it is in
+    진팅 (furiten: a wait among its own discards); ``None`` while holding a drawn tile."""
+    counts = state.hands[seat]
+    if sum(counts) % 3 != 1:
+        return {"my_waits": None, "jinting": None}
+    ws = waits(counts, len(state.melds[seat]), state.rules.quad_as_two_pairs)
+    discarded = state.discarded[seat]
+    return {
+        "my_waits": _names(ws),
+        "jinting": any(discarded >> k & 1 for k in ws),
+    }
 
 
 def _winner(w: WinInfo) -> dict[str, Any]:
