@@ -346,7 +346,17 @@ def _shanten(st: HandState, seat: int) -> int:
 
 
 def _waits_of(st: HandState, seat: int) -> tuple[int, ...]:
-    return tuple(waits(st.hands[seat], len(st.melds[seat]), st.rules.quad_as_two_pairs))
+    """The kinds that complete the seat's hand and can still arrive: a kind whose four
+    copies the seat already holds, melds included, is no wait."""
+    melds = st.melds[seat]
+    hand = st.hands[seat]
+    ws = waits(hand, len(melds), st.rules.quad_as_two_pairs)
+    if melds:
+        held = [0] * len(hand)
+        for m in melds:
+            held[m.tile] += 3 if m.kind == "pon" else 4
+        ws = [k for k in ws if hand[k] + held[k] < 4]
+    return tuple(ws)
 
 
 def _waits_mask(st: HandState, seat: int) -> int:
