@@ -17,7 +17,13 @@ from typing import Any
 from madang.core.errors import MadangError
 
 #: The command groups and the modules that define them (imported only when used).
-GAME_CLIS = {"matgo": "madang.matgo.cli", "mahjong": "madang.mahjong.cli"}
+GAME_CLIS = {
+    "matgo": "madang.matgo.cli",
+    "mahjong": "madang.mahjong.cli",
+    "play": "madang.play.cli",
+    "serve": "madang.server.cli",
+    "arena": "madang.arena_cli",
+}
 
 Handler = Callable[[argparse.Namespace], int]
 

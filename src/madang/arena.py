@@ -1,0 +1,354 @@
+"""The arena: bots against bots on duplicate deals, in worker processes, with statistics.
+
+A *deal* is one deck (and dealer) drawn from the match seed. Each deal is played once
+per *rotation* of the agents over the seats — for Matgo twice, bot A as player 0 and
+then as player 1 — so both agents get the same cards and luck largely cancels. Results
+are paired by deal for the confidence interval.
+
+Games plug in through an :class:`ArenaAdapter` (see :class:`MatgoAdapter`); adapters are
+found by game name in :data:`ADAPTERS`, so another game adds its own without changing
+the runner or the statistics.
+
+>>> r = run_arena("matgo", ["random", "first"], deals=2, seed=3, budget=Budget(None, 2))
+>>> r["games"], r["deals"], r["wins"]["a"] + r["wins"]["b"] + r["draws"]
+(4, 2, 4)
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from madang.bots.base import Budget, DecisionLog, GameAdapter, make_bot, play
+from madang.core.errors import RuleConfigError
+
+
+class ArenaAdapter(GameAdapter, Protocol):
+    """A :class:`GameAdapter` plus what the arena needs: deals, rotations, results, records."""
+
+    def rotations(self, agents: int) -> list[list[int]]:
+        """For each game of a deal, the agent index at every seat."""
+        ...
+
+    def new_state(self, deal_seed: int) -> Any:
+        """A fresh game of the deal fixed by ``deal_seed`` (same seed, same deck and dealer)."""
+        ...
+
+    def deck_of(self, state: Any) -> Any:
+        """What fixes the deal (the deck and dealer), for the duplicate check."""
+        ...
+
+    def net_points(self, state: Any) -> list[int]:
+        """Per seat, points received minus points paid over the finished game."""
+        ...
+
+    def winner(self, state: Any) -> int | None:
+        """The winning seat of a finished game, or ``None``."""
+        ...
+
+    def record(self, state: Any) -> dict[str, Any]:
+        """The game's record (replayable)."""
+        ...
+
+
+class MatgoAdapter:
+    """Matgo for the arena: two seats, two rotations per deal (A as player 0, then 1)."""
+
+    game = "matgo"
+    seats = 2
+
+    def __init__(self, rules: dict[str, Any] | None = None) -> None:
+        from madang.matgo.rules import MatgoRules
+
+        self.rules = MatgoRules.from_dict(rules or {})
+
+    def rotations(self, agents: int) -> list[list[int]]:
+        """``[[0, 1], [1, 0]]``: agent A at seat 0, then at seat 1."""
+        if agents != 2:
+            raise RuleConfigError(f"matgo is played by 2 agents, not {agents}")
+        return [[0, 1], [1, 0]]
+
+    def new_state(self, deal_seed: int) -> Any:
+        """The deck shuffled by ``deal_seed``; the dealer is its lowest bit."""
+        from madang.matgo.engine import new_game
+
+        return new_game(self.rules, seed=deal_seed, dealer=deal_seed & 1)
+
+    def deck_of(self, state: Any) -> Any:
+        """The deck order and the dealer."""
+        return (tuple(state.deck), state.dealer)
+
+    def view(self, state: Any, seat: int) -> dict[str, Any]:
+        """``madang.matgo.view.view(state, seat)``: a fresh dict."""
+        from madang.matgo.view import view
+
+        return view(state, seat)
+
+    def legal(self, state: Any) -> list[int]:
+        """The legal action ids."""
+        legal: list[int] = state.legal_actions()
+        return legal
+
+    def current(self, state: Any) -> int:
+        """The seat that must act."""
+        seat: int = state.current
+        return seat
+
+    def step(self, state: Any, action: int) -> None:
+        """Apply ``action``."""
+        state.step(action)
+
+    def over(self, state: Any) -> bool:
+        """Whether the game has ended."""
+        return bool(state.over)
+
+    def net_points(self, state: Any) -> list[int]:
+        """Per seat, points received minus points paid (instant payments included)."""
+        net = [0, 0]
+        for frm, to, pts, _ in state.payments:
+            net[to] += pts
+            net[frm] -= pts
+        return net
+
+    def winner(self, state: Any) -> int | None:
+        """The winning seat, or ``None`` (나가리 or a redeal)."""
+        w: int | None = state.winner
+        return w
+
+    def record(self, state: Any) -> dict[str, Any]:
+        """``export_record``: replayable with ``madang matgo replay``."""
+        from madang.matgo.record import export_record
+
+        return export_record(state)
+
+
+#: Arena adapters by game: ``"module:Class"``, imported when first used.
+ADAPTERS: dict[str, str] = {"matgo": "madang.arena:MatgoAdapter"}
+
+
+def make_adapter(game: str, rules: dict[str, Any] | None = None) -> ArenaAdapter:
+    """The arena adapter of ``game``."""
+    try:
+        target = ADAPTERS[game]
+    except KeyError:
+        known = ", ".join(sorted(ADAPTERS))
+        raise RuleConfigError(f"no arena for game {game!r}; known: {known}") from None
+    module, _, cls = target.partition(":")
+    factory: Callable[..., ArenaAdapter] = getattr(importlib.import_module(module), cls)
+    return factory(rules)
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of deal number ``deal`` of a match seeded ``seed`` (stable across runs)."""
+    return random.Random(f"madang-arena:{seed}:{deal}").getrandbits(63)
+
+
+@dataclass
+class GameResult:
+    """One game of a match: which deal, which rotation, and how each agent fared."""
+
+    deal: int
+    rotation: int
+    seats: list[int]  #: agent index at each seat
+    net: list[int]  #: per agent: points received minus paid
+    winner: int | None  #: the winning agent, or None
+    record_file: str | None = None
+
+
+@dataclass
+class ChunkResult:
+    """What a worker returns for a chunk of deals."""
+
+    games: list[GameResult] = field(default_factory=list)
+    times: list[list[float]] = field(default_factory=list)  #: per agent, seconds per decision
+
+
+def play_deals(
+    game: str,
+    bots: Sequence[str],
+    deals: Sequence[int],
+    seed: int,
+    budget: Budget,
+    rules: dict[str, Any] | None = None,
+    records: str | None = None,
+) -> ChunkResult:
+    """Play every rotation of each deal in ``deals`` (a worker's chunk)."""
+    adapter = make_adapter(game, rules)
+    agents = [make_bot(game, b) for b in bots]
+    out = ChunkResult(times=[[] for _ in bots])
+    for d in deals:
+        ds = deal_seed(seed, d)
+        for r, seats in enumerate(adapter.rotations(len(agents))):
+            state = adapter.new_state(ds)
+            seat_bots = [agents[a] for a in seats]
+            rngs = [random.Random(f"{ds}:{r}:{s}") for s in range(adapter.seats)]
+            log = DecisionLog([[] for _ in range(adapter.seats)])
+            play(adapter, state, seat_bots, rngs, budget, log)
+            net_by_seat = adapter.net_points(state)
+            net = [0] * len(agents)
+            for s, a in enumerate(seats):
+                net[a] += net_by_seat[s]
+                out.times[a].extend(log.times[s])
+            w = adapter.winner(state)
+            res = GameResult(d, r, list(seats), net, None if w is None else seats[w])
+            if records is not None:
+                name = f"{game}-{d:06d}-r{r}.json"
+                with open(os.path.join(records, name), "w", encoding="utf-8") as f:
+                    json.dump(adapter.record(state), f, ensure_ascii=False)
+                res.record_file = name
+            out.games.append(res)
+    return out
+
+
+def _percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    i = min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))
+    return xs[i]
+
+
+def summarize(
+    game: str,
+    bots: Sequence[str],
+    games: list[GameResult],
+    times: list[list[float]],
+) -> dict[str, Any]:
+    """The statistics of a match, seen from agent A (index 0) against the others."""
+    games = sorted(games, key=lambda g: (g.deal, g.rotation))
+    wins_a = sum(1 for g in games if g.winner == 0)
+    wins_other = sum(1 for g in games if g.winner is not None and g.winner != 0)
+    draws = sum(1 for g in games if g.winner is None)
+    decided = wins_a + wins_other
+    by_deal: dict[int, list[int]] = {}
+    for g in games:
+        by_deal.setdefault(g.deal, []).append(g.net[0])
+    per_deal = [sum(v) / len(v) for v in by_deal.values()]  # A's mean points per game, per deal
+    n = len(per_deal)
+    mean = statistics.fmean(per_deal) if per_deal else 0.0
+    half = 1.96 * statistics.stdev(per_deal) / math.sqrt(n) if n > 1 else float("inf")
+    labels = ["a", "b"] if len(bots) == 2 else ["a"] + [f"o{i}" for i in range(1, len(bots))]
+    decision_ms = {
+        labels[i]: {
+            "bot": bots[i],
+            "decisions": len(times[i]),
+            "p50": round(1000 * _percentile(times[i], 0.50), 3),
+            "p95": round(1000 * _percentile(times[i], 0.95), 3),
+            "max": round(1000 * max(times[i], default=0.0), 3),
+        }
+        for i in range(len(bots))
+    }
+    return {
+        "game": game,
+        "a": bots[0],
+        "b": bots[1] if len(bots) == 2 else list(bots[1:]),
+        "games": len(games),
+        "deals": n,
+        "wins": {"a": wins_a, "b": wins_other},
+        "draws": draws,
+        "win_rate_a": round(wins_a / decided, 4) if decided else None,
+        "mean_points_a": round(mean, 4),
+        "ci95_points_a": [round(mean - half, 4), round(mean + half, 4)] if n > 1 else None,
+        "decision_ms": decision_ms,
+    }
+
+
+ProgressHook = Callable[[int], None]
+
+
+def run_arena(
+    game: str,
+    bots: Sequence[str],
+    *,
+    deals: int,
+    seed: int = 0,
+    workers: int = 1,
+    budget: Budget | None = None,
+    rules: dict[str, Any] | None = None,
+    records: str | None = None,
+    progress: ProgressHook | None = None,
+    chunk: int | None = None,
+) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals of ``game`` between ``bots``; return the statistics.
+
+    ``progress`` is called with the number of games finished by each chunk. With
+    ``workers`` > 1 the deals are split into chunks run in worker processes; the result
+    does not depend on the number of workers (bots with an iteration budget are
+    deterministic; time-limited search depends on the machine's speed).
+    """
+    if deals < 1:
+        raise RuleConfigError(f"the number of deals must be positive, not {deals}")
+    if workers < 1:
+        raise RuleConfigError(f"the number of workers must be positive, not {workers}")
+    budget = budget or Budget()
+    adapter = make_adapter(game, rules)
+    per_deal = len(adapter.rotations(len(bots)))
+    for b in bots:
+        make_bot(game, b)  # unknown names fail here, before any worker starts
+    if records is not None:
+        os.makedirs(records, exist_ok=True)
+    t0 = time.perf_counter()
+    games: list[GameResult] = []
+    times: list[list[float]] = [[] for _ in bots]
+    order = list(range(deals))
+    if workers == 1:
+        size = chunk or 1
+        for i in range(0, deals, size):
+            res = play_deals(game, bots, order[i : i + size], seed, budget, rules, records)
+            games += res.games
+            for a, t in enumerate(res.times):
+                times[a] += t
+            if progress:
+                progress(len(res.games))
+    else:
+        size = chunk or max(1, min(20, deals // (workers * 8) or 1))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [
+                pool.submit(
+                    play_deals, game, list(bots), order[i : i + size], seed, budget, rules, records
+                )
+                for i in range(0, deals, size)
+            ]
+            for fut in as_completed(futures):
+                res = fut.result()
+                games += res.games
+                for a, t in enumerate(res.times):
+                    times[a] += t
+                if progress:
+                    progress(len(res.games))
+    out = summarize(game, bots, games, times)
+    out.update(
+        {
+            "seed": seed,
+            "workers": workers,
+            "budget": {
+                "ms": None if budget.time_s is None else round(budget.time_s * 1000, 3),
+                "iterations": budget.iterations,
+            },
+            "games_per_deal": per_deal,
+            "elapsed_s": round(time.perf_counter() - t0, 2),
+        }
+    )
+    if records is not None:
+        index = [
+            {
+                "file": g.record_file,
+                "deal": g.deal,
+                "seats": [bots[a] for a in g.seats],
+                "winner": None if g.winner is None else bots[g.winner],
+                "net": g.net,
+            }
+            for g in sorted(games, key=lambda g: (g.deal, g.rotation))
+        ]
+        with open(os.path.join(records, "index.json"), "w", encoding="utf-8") as f:
+            json.dump({"summary": out, "games": index}, f, ensure_ascii=False, indent=1)
+    return out

@@ -1,0 +1,125 @@
+"""``madang arena GAME …``: bots against bots on duplicate deals (see :mod:`madang.arena`).
+
+    madang arena matgo --a hard --b greedy --games 2000 --workers 2 [--seed S] [--json]
+                       [--records DIR] [--budget-ms N] [--iterations N]
+
+``--games`` counts games: each deal is played twice, seats swapped, so 2,000 games are
+1,000 deals (an odd count is rounded up to whole deals). A Rich progress bar goes to
+standard error; ``--json`` prints the result as one object on standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from madang.arena import run_arena
+from madang.bots.base import Budget, make_bot
+from madang.cli import print_json
+from madang.core.errors import RuleConfigError
+
+
+def register_cli(sub: Any) -> None:
+    """Add ``arena`` and its per-game sub-commands to the ``madang`` parser."""
+    arena = sub.add_parser("arena", help="bots against bots on duplicate deals, with statistics")
+    asub = arena.add_subparsers(dest="arena_game", required=True)
+    p = asub.add_parser("matgo", help="Matgo: bot A against bot B, seats swapped on every deal")
+    p.add_argument("--a", default="hard", help="bot A: a level (easy/normal/hard) or a name")
+    p.add_argument("--b", default="greedy", help="bot B: a level or a name")
+    p.add_argument("--games", type=int, default=200, help="games to play (2 per deal)")
+    _common(p)
+    p.set_defaults(handler=_matgo)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=int, default=1, help="worker processes")
+    p.add_argument("--seed", type=int, default=0, help="match seed: fixes every deal")
+    p.add_argument("--budget-ms", type=float, default=100.0, help="time per decision (ms)")
+    p.add_argument("--iterations", type=int, default=None, help="search samples per decision")
+    p.add_argument("--records", metavar="DIR", default=None, help="write every game's record")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    ms = args.budget_ms
+    return Budget(time_s=None if ms is None or ms <= 0 else ms / 1000, iterations=args.iterations)
+
+
+def _progress(
+    total: int, label: str, enabled: bool
+) -> tuple[Callable[[int], None], Callable[[], None]]:
+    """A progress callback and a closer: a Rich bar on stderr when Rich is installed."""
+    if not enabled:
+        return (lambda n: None), (lambda: None)
+    try:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+    except ImportError:  # pragma: no cover - rich is a dependency; degrade quietly
+        return (lambda n: None), (lambda: None)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+    task = bar.add_task(label, total=total)
+    bar.start()
+    return (lambda n: bar.advance(task, n)), bar.stop
+
+
+def _matgo(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise RuleConfigError(f"--games must be positive, not {args.games}")
+    deals = (args.games + 1) // 2
+    for name in (args.a, args.b):
+        make_bot("matgo", name)  # an unknown bot fails before the progress bar starts
+    advance, close = _progress(deals * 2, f"matgo {args.a} vs {args.b}", not args.no_progress)
+    try:
+        result = run_arena(
+            "matgo",
+            [args.a, args.b],
+            deals=deals,
+            seed=args.seed,
+            workers=args.workers,
+            budget=_budget(args),
+            records=args.records,
+            progress=advance,
+        )
+    finally:
+        close()
+    if args.json:
+        print_json(result)
+    else:
+        _print(result)
+    return 0
+
+
+def _print(r: dict[str, Any]) -> None:
+    w = sys.stdout.write
+    wins, draws = r["wins"], r["draws"]
+    w(f"{r['game']}: {r['a']} (A) vs {r['b']} (B), {r['games']} games on {r['deals']} deals\n")
+    rate = r["win_rate_a"]
+    rate_text = "n/a" if rate is None else f"{100 * rate:.1f}%"
+    w(f"  A wins {wins['a']}, B wins {wins['b']}, draws {draws}: A wins {rate_text} of decided\n")
+    ci = r["ci95_points_a"]
+    ci_text = "" if ci is None else f" (95% CI {ci[0]:+.2f} .. {ci[1]:+.2f})"
+    w(f"  A's mean points per game: {r['mean_points_a']:+.2f}{ci_text}\n")
+    for label, d in r["decision_ms"].items():
+        w(
+            f"  decision time {label.upper()} ({d['bot']}): p50 {d['p50']:.2f} ms, "
+            f"p95 {d['p95']:.2f} ms over {d['decisions']} decisions\n"
+        )
+    w(f"  elapsed {r['elapsed_s']:.1f} s with {r['workers']} worker(s)\n")

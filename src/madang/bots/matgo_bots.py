@@ -1,0 +1,18 @@
+"""The Matgo bots and their levels: ``easy`` random, ``normal`` greedy, ``hard`` search.
+
+>>> sorted(bot_names("matgo"))
+['easy', 'first', 'greedy', 'hard', 'normal', 'random', 'search']
+"""
+
+from __future__ import annotations
+
+from madang.bots.base import FirstBot, RandomBot, bot_names, register_bot
+from madang.bots.matgo_greedy import GreedyBot
+from madang.bots.matgo_search import SearchBot
+
+register_bot("matgo", "random", RandomBot, level="easy")
+register_bot("matgo", "greedy", GreedyBot, level="normal")
+register_bot("matgo", "search", SearchBot, level="hard")
+register_bot("matgo", "first", FirstBot)
+
+__all__ = ["GreedyBot", "RandomBot", "SearchBot", "bot_names"]

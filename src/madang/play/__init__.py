@@ -1,0 +1,1 @@
+"""Play against the bots in a terminal: ``madang play matgo`` / ``madang play mahjong``."""

@@ -1,0 +1,286 @@
+"""Mahjong in the terminal: a person (seat 0) against three bots.
+
+The screen shows every seat's wind, melds, flowers, 엎어/불러 and river, the wall count,
+the person's hand sorted by suit (the tile just drawn marked), the waits of the hand —
+or, while choosing a discard, the waits it would leave — and a 진팅 (jinting) warning
+when one of those waits is among the person's own discards.
+
+Keys: digits ``1``–``9``, ``0``, ``a``–``d`` or ←/→ and Enter pick a tile to discard;
+numbered options answer every question (``1`` 쏘아 / ``2`` 뽕 / … / pass, 올라 or play
+on, 깡 or discard, discard plain / 엎어 / 불러); ``q`` quits. Every prompt line starts
+with ``▶``. Each hand ends on a settlement screen that itemises the score sheet.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, cast
+
+from rich.console import Console
+
+from madang.bots.base import Bot, Budget, make_bot
+from madang.mahjong.engine import MahjongMatch, default_action, legal_actions, step
+from madang.mahjong.events import Event, redact
+from madang.mahjong.hand import shanten, waits
+from madang.mahjong.render import (
+    hand_markup,
+    index_of_key,
+    narrate,
+    settlement_lines,
+    table_lines,
+    tile_label,
+    tile_markup,
+    tiles_markup,
+)
+from madang.mahjong.rules import MahjongRules
+from madang.mahjong.state import PHASE_DISCARD, Action, HandState
+from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
+from madang.mahjong.view import view
+from madang.play.keys import ENTER, LEFT, QUIT, RIGHT, KeyReader
+
+HUMAN = 0
+NAMES = ("나", "오른쪽", "맞은편", "왼쪽")
+PROMPT = "▶ "
+_VERB_LABELS = {"ron": "쏘아", "pon": "뽕", "kan": "깡", "pass": "패스"}
+
+
+class Quit(Exception):
+    """The player pressed ``q``."""
+
+
+def hand_waits(v: dict[str, Any], discard: int = -1) -> list[int] | None:
+    """The waits of the viewer's hand (after discarding ``discard`` from a 3k+2 hand),
+    or ``None`` when the hand is not ready."""
+    me = v["players"][v["seat"]]
+    counts = [0] * NUM_KINDS
+    for code in me["hand"]:
+        counts[parse_tile(code)] += 1
+    if discard >= 0:
+        counts[discard] -= 1
+    melds = len(me["melds"])
+    if (sum(counts) + 3 * melds) != 13:
+        return None
+    quad = bool(v["rules"].get("quad_as_two_pairs", False))
+    if shanten(counts, melds, quad) != 0:
+        return None
+    return waits(counts, melds, quad)
+
+
+def own_discards(v: dict[str, Any]) -> set[int]:
+    """Every kind the viewer has discarded: its river and the tiles claimed from it."""
+    seat = v["seat"]
+    out = {parse_tile(c) for c in v["players"][seat]["river"]}
+    for p in v["players"]:
+        for m in p["melds"]:
+            if m["from"] == seat and m["kind"] != "ankan":
+                out.add(parse_tile(m["tile"]))
+    return out
+
+
+class MahjongTerminal:
+    """One session of hands against three bots, drawn on a Rich console."""
+
+    def __init__(
+        self,
+        *,
+        level: str = "normal",
+        rules: MahjongRules | None = None,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        console: Console | None = None,
+        keys: KeyReader | None = None,
+    ) -> None:
+        self.console = console or Console(highlight=False)
+        self.keys = keys or KeyReader()
+        self.bots: list[Bot | None] = [None] + [make_bot("mahjong", level) for _ in range(3)]
+        self.budget = budget or Budget(0.1)
+        self.rng = random.Random(seed)
+        self.match = MahjongMatch(rules, seed=seed)
+        self.hands_played = 0
+        self.log: list[str] = []
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw(self, state: HandState, prompt: str, cursor: int | None = None) -> None:
+        """Redraw the whole screen with ``prompt`` on the last line."""
+        v = view(state, HUMAN)
+        c = self.console
+        c.clear()
+        scores = self.match.scores
+        c.rule(f"마작 — {len(self.match.hands)}번째 판  점수 {scores[HUMAN]:+d}")
+        for line in table_lines(v, NAMES):
+            c.print(line)
+        me = v["players"][HUMAN]
+        hand = me["hand"]
+        c.print("[b]손패[/]  " + hand_markup(hand, cursor))
+        if me["drawn"]:
+            c.print(f"   가져온 패: {tile_markup(me['drawn'])}")
+        self.print_waits(v, hand, cursor)
+        c.rule("기록")
+        for line in self.log[-6:]:
+            c.print("  " + line)
+        c.print(PROMPT + prompt)
+
+    def print_waits(self, v: dict[str, Any], hand: list[str], cursor: int | None) -> None:
+        """The waits (of the hand, or after discarding the tile under the cursor) and a
+        진팅 warning."""
+        discard = -1
+        prefix = "대기"
+        if (len(hand) + 3 * len(v["players"][HUMAN]["melds"])) % 3 == 2:
+            if cursor is None:
+                return
+            discard = parse_tile(hand[cursor])
+            prefix = f"{tile_label(hand[cursor])}을(를) 버리면 대기"
+        w = hand_waits(v, discard)
+        if w is None:
+            return
+        names = [tile_name(k) for k in w]
+        line = f"   {prefix}: {tiles_markup(names, '없음')}"
+        furiten = sorted(set(w) & own_discards(v))
+        if furiten:
+            shown = tiles_markup([tile_name(k) for k in furiten])
+            line += f"  [bold red]진팅! ({shown}) 쏘아 불가[/]"
+        self.console.print(line)
+
+    def narrate(self, events: list[Event]) -> None:
+        for ev in events:
+            seen = redact(ev, HUMAN)
+            if seen is None:
+                continue
+            line = narrate(seen, NAMES)
+            if line:
+                self.log.append(line)
+
+    # ------------------------------------------------------------------ input
+
+    def key(self) -> str:
+        k = self.keys.key()
+        if k == QUIT:
+            raise Quit
+        return k
+
+    def choose(self, state: HandState, question: str, options: list[str]) -> int:
+        """Ask a numbered question; return the index of the answer."""
+        text = "  /  ".join(f"[b]{i + 1}[/] {o}" for i, o in enumerate(options))
+        while True:
+            self.draw(state, f"{question}  {text}")
+            k = self.key()
+            if k.isdigit() and 1 <= int(k) <= len(options):
+                return int(k) - 1
+
+    def human_claim(self, state: HandState, legal: list[Action]) -> Action:
+        tile = tile_label(tile_name(state.claim_tile))
+        who = NAMES[state.claim_from]
+        robbing = state.phase != "claim"
+        question = f"{who}의 {'가깡' if robbing else '버림패'} {tile}:"
+        labels = [_VERB_LABELS[a.verb] for a in legal]
+        return legal[self.choose(state, question, labels)]
+
+    def human_turn(self, state: HandState, legal: list[Action]) -> Action:
+        by_verb = {a.verb: a for a in legal}
+        if "tsumo" in by_verb and self.choose(state, "올라! 화료할까요?", ["올라", "계속"]) == 0:
+            return by_verb["tsumo"]
+        discards = [a for a in legal if a.verb == "discard"]
+        if state.declared[HUMAN]:
+            return discards[0]  # the hand is locked: the drawn tile goes
+        hand = view(state, HUMAN)["players"][HUMAN]["hand"]
+        me_drawn = state.drawn
+        cursor = next((i for i, c in enumerate(hand) if parse_tile(c) == me_drawn), len(hand) - 1)
+        while True:
+            self.draw(state, "버릴 패를 고르세요 (숫자, ←/→ Enter)", cursor)
+            k = self.key()
+            if k == LEFT:
+                cursor = (cursor - 1) % len(hand)
+                continue
+            if k == RIGHT:
+                cursor = (cursor + 1) % len(hand)
+                continue
+            if k == ENTER:
+                index = cursor
+            else:
+                index = index_of_key(k)
+                if not 0 <= index < len(hand):
+                    continue
+            tile = parse_tile(hand[index])
+            return self.tile_options(state, legal, tile)
+
+    def tile_options(self, state: HandState, legal: list[Action], tile: int) -> Action:
+        """What to do with the chosen tile: 깡, or discard (plain, 엎어 or 불러)."""
+        label = tile_label(tile_name(tile))
+        same = [a for a in legal if a.tile == tile]
+        kans = [a for a in same if a.verb in ("ankan", "kakan")]
+        plain = next(a for a in same if a.verb == "discard" and not a.declare)
+        if kans:
+            kind = "암깡" if kans[0].verb == "ankan" else "가깡"
+            if self.choose(state, f"{label}:", [kind, "버리기"]) == 0:
+                return kans[0]
+        declares = [a for a in same if a.declare]
+        if not declares:
+            return plain
+        names = {"eopeo": "엎어", "bulleo": "불러"}
+        options = [plain, *declares]
+        labels = ["그냥 버리기"] + [f"버리고 {names[a.declare]}" for a in declares]
+        return options[self.choose(state, f"{label}을(를) 버리면 텐파이:", labels)]
+
+    def bot_act(self, state: HandState, seat: int) -> Action:
+        bot = self.bots[seat]
+        assert bot is not None
+        legal = list(legal_actions(state, seat))
+        choice: Any = bot.act(view(state, seat), cast(Any, legal), self.rng, self.budget)
+        if choice not in legal:
+            return default_action(state, seat)
+        action: Action = choice
+        return action
+
+    # ------------------------------------------------------------------ loop
+
+    def play_hand(self) -> None:
+        state = self.match.hand
+        self.log = []
+        self.narrate(list(state.deal_events))
+        while not state.over:
+            pending = list(state.pending)
+            if state.phase == PHASE_DISCARD:
+                seat = pending[0]
+                legal = list(legal_actions(state, seat))
+                if seat == HUMAN:
+                    action = self.human_turn(state, legal)
+                else:
+                    action = self.bot_act(state, seat)
+                self.narrate(step(state, action))
+                continue
+            for seat in pending:
+                if seat == HUMAN:
+                    action = self.human_claim(state, list(legal_actions(state, seat)))
+                else:
+                    action = self.bot_act(state, seat)
+                self.narrate(step(state, action))
+        self.settlement(state)
+
+    def settlement(self, state: HandState) -> None:
+        c = self.console
+        c.clear()
+        c.rule("정산")
+        result = view(state, HUMAN)["result"]
+        for line in settlement_lines(result, NAMES):
+            c.print(line)
+
+    def run(self, games: int | None = None) -> None:
+        """Play hands until ``games`` hands are done, the match ends, or ``q``."""
+        with self.keys:
+            try:
+                while True:
+                    self.play_hand()
+                    self.hands_played += 1
+                    nxt = self.match.next_hand()
+                    c = self.console
+                    totals = zip(NAMES, self.match.scores, strict=True)
+                    c.print("점수: " + "  ".join(f"{n} {s:+d}" for n, s in totals))
+                    if nxt is None or (games is not None and self.hands_played >= games):
+                        c.print("끝! 고맙습니다.")
+                        return
+                    c.print(PROMPT + "Enter: 다음 판  /  q: 끝내기")
+                    while self.key() != ENTER:
+                        pass
+            except (Quit, EOFError):
+                self.console.print("끝! 고맙습니다.")

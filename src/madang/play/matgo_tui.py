@@ -1,0 +1,207 @@
+"""Matgo in the terminal: a person (seat 0) against a bot (seat 1).
+
+Keys: digits ``1``–``9`` and ``0`` (the tenth card) or ←/→ and Enter pick a hand card;
+``1``/``2`` answer two-option questions (고/스톱, 패 선택, 흔들기, 폭탄, 국진, 총통);
+space flips with a bomb token; ``q`` quits. Each game ends on a settlement screen that
+itemises the score.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rich.console import Console
+
+from madang.bots.base import Budget, make_bot
+from madang.matgo import actions as A
+from madang.matgo.cards import MONTH, parse_card
+from madang.matgo.engine import MatgoState, Phase
+from madang.matgo.events import redact
+from madang.matgo.match import MatgoMatch
+from madang.matgo.render import card_label, card_markup, narrate, table_lines
+from madang.matgo.rules import MatgoRules
+from madang.matgo.view import view
+from madang.play.keys import ENTER, LEFT, QUIT, RIGHT, SPACE, KeyReader
+
+HUMAN, BOT = 0, 1
+NAMES = ("나", "컴퓨터")
+PROMPT = "▶ "
+
+
+class Quit(Exception):
+    """The player pressed ``q``."""
+
+
+class MatgoTerminal:
+    """One session of games against a bot, drawn on a Rich console."""
+
+    def __init__(
+        self,
+        *,
+        level: str = "normal",
+        rules: MatgoRules | None = None,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        console: Console | None = None,
+        keys: KeyReader | None = None,
+    ) -> None:
+        self.console = console or Console(highlight=False)
+        self.keys = keys or KeyReader()
+        self.bot = make_bot("matgo", level)
+        self.budget = budget or Budget(0.1)
+        self.rng = random.Random(seed)
+        self.match = MatgoMatch(rules, seed=seed)
+        self.log: list[str] = []
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw(self, state: MatgoState, prompt: str, cursor: int | None = None) -> None:
+        v = view(state, HUMAN)
+        c = self.console
+        c.clear()
+        c.rule(f"맞고 — 판 {self.match.games_played + 1}  잔고 {self.match.balances[HUMAN]:+d}")
+        for line in table_lines(v, NAMES):
+            c.print(line)
+        hand = v["hand"]
+        if hand:
+            items = []
+            for i, code in enumerate(hand):
+                key = str((i + 1) % 10)
+                mark = "[reverse]" if cursor == i else ""
+                end = "[/]" if cursor == i else ""
+                items.append(f"{mark}{key}:{card_markup(code)}{end}")
+            c.print("   " + "  ".join(items))
+        c.rule("기록")
+        for line in self.log[-6:]:
+            c.print("  " + line)
+        c.print(PROMPT + prompt, markup=True)
+
+    def narrate(self, events: list[Any]) -> None:
+        for ev in events:
+            line = narrate(redact(ev, HUMAN), NAMES)
+            if line:
+                self.log.append(line)
+
+    # ------------------------------------------------------------------ input
+
+    def key(self) -> str:
+        k = self.keys.key()
+        if k == QUIT:
+            raise Quit
+        return k
+
+    def choose_two(self, state: MatgoState, question: str, a: str, b: str) -> int:
+        """Ask a two-option question; return 0 or 1."""
+        while True:
+            self.draw(state, f"{question}  [b]1[/] {a}  /  [b]2[/] {b}")
+            k = self.key()
+            if k in ("1", "2"):
+                return int(k) - 1
+
+    def human_play(self, state: MatgoState) -> int:
+        legal = set(state.legal_actions())
+        hand = view(state, HUMAN)["hand"]
+        cursor = 0
+        flip_hint = "  space: 폭탄패로 뒤집기" if A.FLIP in legal else ""
+        while True:
+            self.draw(state, f"낼 패를 고르세요 (숫자, ←/→ Enter){flip_hint}", cursor)
+            k = self.key()
+            if k == SPACE and A.FLIP in legal:
+                return A.FLIP
+            if k == LEFT and hand:
+                cursor = (cursor - 1) % len(hand)
+                continue
+            if k == RIGHT and hand:
+                cursor = (cursor + 1) % len(hand)
+                continue
+            if k == ENTER and hand:
+                index = cursor
+            elif k.isdigit() and hand:
+                index = (int(k) - 1) % 10
+                if index >= len(hand):
+                    continue
+            else:
+                continue
+            card = parse_card(hand[index])
+            options = [a for a in (A.PLAY + card, A.SHAKE + card) if a in legal]
+            m = MONTH[card]
+            if m and A.BOMB + m - 1 in legal:
+                options.append(A.BOMB + m - 1)
+            if len(options) == 1:
+                return options[0]
+            second = options[1]
+            label = "흔들기" if second < A.BOMB else "폭탄"
+            pick = self.choose_two(state, f"{card_label(hand[index])}:", label, "그냥 한 장")
+            return second if pick == 0 else options[0]
+
+    def human_turn(self, state: MatgoState) -> int:
+        phase = state.phase
+        if phase is Phase.PLAY:
+            return self.human_play(state)
+        legal = state.legal_actions()
+        if phase in (Phase.PICK_PLAY, Phase.PICK_FLIP):
+            a, b = (A.action_str(x).split()[1] for x in legal)
+            pick = self.choose_two(state, "어느 패를 먹을까요?", card_label(a), card_label(b))
+        elif phase is Phase.GO_STOP:
+            score = state.score(HUMAN)
+            pick = self.choose_two(state, f"{score}점입니다.", "고", "스톱")
+        elif phase is Phase.GUKJIN:
+            pick = self.choose_two(state, "국진을 어떻게 셀까요?", "열끗", "쌍피")
+        else:
+            pick = self.choose_two(state, "총통!", "스톱 (10점)", "계속")
+        return legal[pick]
+
+    # ------------------------------------------------------------------ loop
+
+    def play_game(self) -> None:
+        state = self.match.game
+        self.log = []
+        self.narrate(state.events)
+        while not state.over:
+            if state.current == HUMAN:
+                action = self.human_turn(state)
+            else:
+                action = self.bot.act(
+                    view(state, BOT), list(state.legal_actions()), self.rng, self.budget
+                )
+            self.narrate(state.step(action))
+        self.settlement(state)
+
+    def settlement(self, state: MatgoState) -> None:
+        c = self.console
+        c.clear()
+        c.rule("정산")
+        if state.winner is None:
+            c.print("나가리 — 다음 판 점수 두 배" if state.end_reason == "nagari" else "재분배")
+        else:
+            c.print(f"[b]{NAMES[state.winner]} 승리[/] ({state.end_reason})")
+        sheet = state.sheet
+        if sheet is not None:
+            for item in sheet.items:
+                c.print(f"   {item.name_ko}: {item.points}점")
+            if sheet.go:
+                c.print(f"   {sheet.go}고: +{sheet.go}점")
+            c.print(f"   기본 {sheet.base}점")
+            for m in sheet.multipliers:
+                c.print(f"   {m.name_ko} x{m.factor}")
+            c.print(f"   [b]최종 {sheet.points}점[/]")
+        for frm, to, points, reason in state.payments:
+            c.print(f"   {NAMES[frm]} → {NAMES[to]}: {points}점 ({reason})")
+
+    def run(self, games: int | None = None) -> None:
+        with self.keys:
+            try:
+                while True:
+                    self.play_game()
+                    self.match.next_game()
+                    c = self.console
+                    c.print(f"잔고: {self.match.balances[HUMAN]:+d}점")
+                    if games is not None and self.match.games_played >= games:
+                        c.print("끝! 고맙습니다.")
+                        return
+                    c.print(PROMPT + "Enter: 다음 판  /  q: 끝내기")
+                    while self.key() != ENTER:
+                        pass
+            except (Quit, EOFError):
+                self.console.print("끝! 고맙습니다.")

@@ -1,0 +1,569 @@
+"""The ASGI app: the client's static files, the JSON API and the table WebSockets.
+
+:func:`create_app` builds it from a :class:`~madang.server.config.ServerConfig`; at start
+it applies the Alembic migrations and closes every game a previous run left unfinished
+(as ``aborted``, with no payment). Endpoints and messages: ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.engine import Engine
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect
+
+from madang.core.errors import MadangError
+from madang.server import store
+from madang.server.auth import LoginThrottle, Passwords, check_password, check_username
+from madang.server.config import ServerConfig
+from madang.server.db import make_engine, migrate
+from madang.server.games import SEATS, presets
+from madang.server.room import Conn, Room, Seat, dumps
+from madang.server.wire import WireError, parse_client_message, wire_error
+
+log = logging.getLogger("madang.server")
+
+COOKIE = "madang_session"
+MAX_BODY = 64 * 1024
+T = TypeVar("T")
+
+
+class Hub:
+    """What the endpoints share: the database, the settings and the live rooms."""
+
+    def __init__(self, config: ServerConfig, engine: Engine) -> None:
+        self.config = config
+        self.engine = engine
+        self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
+        self.throttle = LoginThrottle(config.login_failures, config.login_window_s)
+        self.rooms: dict[int, Room] = {}
+        self.aborted_at_start = 0
+
+    def forget(self, table_id: int) -> None:
+        """Drop a closed table."""
+        self.rooms.pop(table_id, None)
+
+    async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store function in a worker thread."""
+        return await asyncio.to_thread(fn, self.engine, *args, **kwargs)
+
+
+def bot_levels() -> list[str]:
+    """The bot levels the lobby offers."""
+    from madang.bots import LEVELS
+
+    return list(LEVELS)
+
+
+class TokenBucket:
+    """A per-connection rate limit: ``rate`` messages per second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+        self.refused = 0.0
+
+    def take(self) -> bool:
+        """Spend a token; False when the connection is over its rate."""
+        now = time.monotonic()
+        elapsed = now - self.stamp
+        self.stamp = now
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        self.refused = max(0.0, self.refused - elapsed * self.rate)
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1.0
+        return False
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """The whole server as one ASGI app."""
+    config = config or ServerConfig()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(config.url())
+        await asyncio.to_thread(migrate, engine)
+        hub = Hub(config, engine)
+        hub.aborted_at_start = await hub.db(store.abort_running)
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            for room in list(hub.rooms.values()):
+                await room.shutdown()
+            engine.dispose()
+
+    app = FastAPI(title="madang", lifespan=lifespan, docs_url=None, redoc_url=None)
+
+    @app.exception_handler(WireError)
+    async def _wire(_: Request, e: WireError) -> JSONResponse:
+        return JSONResponse({"error": e.to_dict()}, status_code=e.status)
+
+    @app.exception_handler(MadangError)
+    async def _madang(_: Request, e: MadangError) -> JSONResponse:
+        w = wire_error(e)
+        return JSONResponse({"error": w.to_dict()}, status_code=w.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        w = WireError("bad_request", "malformed request")
+        return JSONResponse({"error": w.to_dict()}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 401: "unauthorized", 403: "forbidden", 413: "too_large"}.get(
+            e.status_code, "bad_request"
+        )
+        w = WireError(code, str(e.detail))
+        return JSONResponse({"error": w.to_dict()}, status_code=e.status_code)
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    async def body(request: Request) -> dict[str, Any]:
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > MAX_BODY:
+            raise WireError("too_large", "the request body is over 64 KiB")
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise WireError("too_large", "the request body is over 64 KiB")
+        if not raw:
+            return {}
+        try:
+            obj = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise WireError("bad_request", "the body must be a JSON object") from None
+        if not isinstance(obj, dict):
+            raise WireError("bad_request", "the body must be a JSON object")
+        return obj
+
+    async def current_user(request: Request) -> dict[str, Any] | None:
+        return await hub_of(request).db(store.session_user, request.cookies.get(COOKIE))
+
+    async def need_user(request: Request) -> dict[str, Any]:
+        user = await current_user(request)
+        if user is None:
+            raise WireError("unauthorized", "log in or play as a guest first")
+        return user
+
+    def with_cookie(resp: Response, token: str) -> Response:
+        resp.set_cookie(
+            COOKIE,
+            token,
+            max_age=store.SESSION_DAYS * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=config.secure_cookie,
+            path="/",
+        )
+        return resp
+
+    # ------------------------------------------------------------------ accounts
+
+    @app.post("/api/register")
+    async def register(request: Request) -> Response:
+        hub = hub_of(request)
+        data = await body(request)
+        name = check_username(data.get("username"))
+        password = check_password(data.get("password"))
+        hashed = await asyncio.to_thread(hub.passwords.hash, password)
+        me = await current_user(request)
+        if me is not None and me["guest"]:
+            user = await hub.db(store.upgrade_guest, me["id"], name, hashed)
+        else:
+            user = await hub.db(store.create_user, name, hashed)
+        token = await hub.db(store.create_session, user["id"])
+        return with_cookie(JSONResponse({"user": user}, status_code=201), token)
+
+    @app.post("/api/login")
+    async def login(request: Request) -> Response:
+        hub = hub_of(request)
+        data = await body(request)
+        name, password = data.get("username"), data.get("password")
+        if not isinstance(name, str) or not isinstance(password, str) or len(name) > 40:
+            raise WireError("bad_request", "username and password are required")
+        addr = request.client.host if request.client else "?"
+        keys = (f"u:{name.lower()}", f"a:{addr}")
+        hub.throttle.check(*keys)
+        row = await hub.db(store.user_by_name, name)
+        ok = row is not None and await asyncio.to_thread(
+            hub.passwords.verify, row.password_hash, password[:200]
+        )
+        if not ok or row is None:
+            for k in keys:
+                hub.throttle.fail(k)
+            raise WireError("bad_credentials", "wrong user name or password")
+        hub.throttle.succeed(keys[0])
+        token = await hub.db(store.create_session, row.id)
+        return with_cookie(JSONResponse({"user": store.user_dict(row)}), token)
+
+    @app.post("/api/logout")
+    async def logout(request: Request) -> Response:
+        await hub_of(request).db(store.delete_session, request.cookies.get(COOKIE))
+        resp = JSONResponse({"ok": True})
+        resp.delete_cookie(COOKIE, path="/")
+        return resp
+
+    @app.post("/api/guest")
+    async def guest(request: Request) -> Response:
+        hub = hub_of(request)
+        import secrets
+
+        for _ in range(5):
+            try:
+                user = await hub.db(
+                    store.create_user, f"guest-{secrets.token_hex(3)}", None, guest=True
+                )
+                break
+            except WireError:
+                continue
+        else:  # pragma: no cover - 16M names
+            raise WireError("internal", "could not make a guest name")
+        token = await hub.db(store.create_session, user["id"])
+        return with_cookie(JSONResponse({"user": user}, status_code=201), token)
+
+    @app.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        user = await need_user(request)
+        return {
+            "user": user,
+            "balance": await hub.db(store.balance, user["id"]),
+            "ratings": await hub.db(store.ratings_of, user["id"]),
+        }
+
+    # ------------------------------------------------------------------ reading
+
+    @app.get("/api/config")
+    async def get_config() -> dict[str, Any]:
+        return {
+            "games": {g: {"seats": n, "presets": presets(g)} for g, n in SEATS.items()},
+            "bot_levels": bot_levels(),
+            "stakes": list(config.stakes),
+            "timers": {
+                "turn_seconds": config.turn_seconds,
+                "grace_seconds": config.grace_seconds,
+                "next_game_seconds": config.next_game_seconds,
+            },
+        }
+
+    def _limit(request: Request, default: int = 50) -> tuple[int, int | None]:
+        q = request.query_params
+        try:
+            limit = int(q.get("limit", default))
+            before = int(q["before"]) if "before" in q else None
+        except ValueError:
+            raise WireError("bad_request", "limit and before are integers") from None
+        return max(1, min(limit, 200)), before
+
+    @app.get("/api/ledger")
+    async def get_ledger(request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        user = await need_user(request)
+        limit, before = _limit(request)
+        return {
+            "balance": await hub.db(store.balance, user["id"]),
+            "entries": await hub.db(store.ledger_of, user["id"], limit, before),
+        }
+
+    @app.get("/api/games")
+    async def get_games(request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        name = request.query_params.get("user")
+        if name is None:
+            uid = (await need_user(request))["id"]
+        else:
+            row = await hub.db(store.user_by_name, name)
+            if row is None:
+                raise WireError("not_found", f"no user {name!r}")
+            uid = row.id
+        game = request.query_params.get("game")
+        if game is not None and game not in SEATS:
+            raise WireError("bad_request", f"unknown game {game!r}")
+        limit, before = _limit(request, 20)
+        return {"games": await hub.db(store.games_of, uid, game, limit, before)}
+
+    async def finished(request: Request, game_id: int) -> dict[str, Any]:
+        got = await hub_of(request).db(store.game_detail, game_id)
+        if got is None:
+            raise WireError("not_found", f"no finished game {game_id}")
+        return got
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(request: Request, game_id: int) -> dict[str, Any]:
+        return await finished(request, game_id)
+
+    @app.get("/api/games/{game_id}/replay")
+    async def get_replay(request: Request, game_id: int) -> dict[str, Any]:
+        from madang.server.replay import frames
+
+        g = await finished(request, game_id)
+        return {
+            "game": g["game"],
+            "players": g["players"],
+            "result": g["result"],
+            "frames": await asyncio.to_thread(frames, g["game"], g["record"]),
+        }
+
+    @app.get("/api/leaderboard")
+    async def get_leaderboard(request: Request) -> dict[str, Any]:
+        game = request.query_params.get("game", "matgo")
+        if game not in SEATS:
+            raise WireError("bad_request", f"unknown game {game!r}")
+        limit, _ = _limit(request)
+        return {"game": game, "entries": await hub_of(request).db(store.leaderboard, game, limit)}
+
+    # ------------------------------------------------------------------ tables
+
+    def room_of(request: Request, table_id: int) -> Room:
+        room = hub_of(request).rooms.get(table_id)
+        if room is None or room.closing:
+            raise WireError("not_found", f"no open table {table_id}")
+        return room
+
+    @app.get("/api/tables")
+    async def list_tables(request: Request) -> dict[str, Any]:
+        rooms = hub_of(request).rooms.values()
+        return {"tables": [r.summary() for r in rooms if not r.private and not r.closing][:200]}
+
+    @app.post("/api/tables")
+    async def create_table(request: Request) -> Response:
+        hub = hub_of(request)
+        user = await need_user(request)
+        data = await body(request)
+        game = data.get("game")
+        if game not in SEATS:
+            raise WireError("bad_request", "game must be matgo or mahjong")
+        preset = data.get("preset", "default")
+        if not isinstance(preset, str) or preset not in presets(game):
+            raise WireError("rule_config", f"unknown {game} preset {preset!r}")
+        stake = data.get("stake", 1)
+        if type(stake) is not int or not 1 <= stake <= 1_000_000:
+            raise WireError("bad_request", "stake must be an integer 1-1000000")
+        private = data.get("private", False)
+        if not isinstance(private, bool):
+            raise WireError("bad_request", "private must be true or false")
+        specs = data.get("seats")
+        if not isinstance(specs, list) or len(specs) != SEATS[game]:
+            raise WireError("bad_request", f"{game} needs {SEATS[game]} seats")
+        levels = bot_levels()
+        seats: list[Seat] = []
+        for i, spec in enumerate(specs):
+            if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
+                raise WireError("bad_request", "each seat is {kind: human} or {kind: bot, level}")
+            if spec["kind"] == "bot":
+                level = spec.get("level", "normal")
+                if level not in levels:
+                    raise WireError("bad_request", f"bot level must be one of {levels}")
+                seats.append(Seat(i, "bot", level=level))
+            else:
+                seats.append(Seat(i, "human"))
+        humans = [s for s in seats if s.kind == "human"]
+        if not humans:
+            raise WireError("bad_request", "a table needs at least one person seat")
+        humans[0].user_id = user["id"]
+        humans[0].username = user["username"]
+        humans[0].disconnected_at = time.monotonic()
+        for s in seats:
+            if s.kind == "bot":
+                bot = await hub.db(store.bot_user, s.level)
+                s.user_id, s.username = bot["id"], bot["username"]
+        invite = store.new_invite()
+        table_id = await hub.db(
+            lambda eng: store.create_table(
+                eng,
+                game=game,
+                preset=preset,
+                stake=stake,
+                private=private,
+                invite=invite,
+                seats=[{"kind": s.kind, "user_id": s.user_id, "level": s.level} for s in seats],
+                created_by=user["id"],
+            )
+        )
+        room = Room(
+            table_id=table_id,
+            game=game,
+            preset=preset,
+            stake=stake,
+            private=private,
+            invite=invite,
+            seats=seats,
+            config=config,
+            engine=hub.engine,
+            on_close=lambda r: hub.forget(r.table_id),
+        )
+        hub.rooms[table_id] = room
+        room.start()
+        return JSONResponse(
+            {
+                "table": room.summary(with_invite=True),
+                "seat": humans[0].index,
+                "invite_url": f"/table/{table_id}?invite={invite}",
+            },
+            status_code=201,
+        )
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(request: Request, table_id: int) -> dict[str, Any]:
+        room = room_of(request, table_id)
+        user = await current_user(request)
+        seated = room.seat_of(user["id"] if user else None) is not None
+        if room.private and not seated and request.query_params.get("invite") != room.invite:
+            raise WireError("forbidden", "this table is private: you need its invite link")
+        return {"table": room.summary(with_invite=seated)}
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_table(request: Request, table_id: int) -> dict[str, Any]:
+        room = room_of(request, table_id)
+        user = await need_user(request)
+        data = await body(request)
+        seat, invite = data.get("seat"), data.get("invite")
+        if seat is not None and type(seat) is not int:
+            raise WireError("bad_request", "seat must be an integer")
+        if invite is not None and not isinstance(invite, str):
+            raise WireError("bad_request", "invite must be a string")
+        got = await asyncio.wait_for(room.call("join", user, seat, invite), 10)
+        return {"table": room.summary(with_invite=True), "seat": got}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave_table(request: Request, table_id: int) -> dict[str, Any]:
+        room = room_of(request, table_id)
+        user = await need_user(request)
+        await asyncio.wait_for(room.call("leave", user), 10)
+        return {"ok": True}
+
+    # ------------------------------------------------------------------ WebSocket
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def ws_table(ws: WebSocket, table_id: int) -> None:
+        hub = hub_of(ws)
+        await ws.accept()
+        room = hub.rooms.get(table_id)
+        if room is None or room.closing:
+            await ws.send_text(dumps(WireError("not_found", "no open table").to_message()))
+            await ws.close(code=4404)
+            return
+        user = await hub.db(store.session_user, ws.cookies.get(COOKIE))
+        seat = room.seat_of(user["id"] if user else None)
+        if seat is None and room.private and ws.query_params.get("invite") != room.invite:
+            await ws.send_text(dumps(WireError("forbidden", "private table").to_message()))
+            await ws.close(code=4403)
+            return
+        conn = Conn(seat, user["username"] if user else None)
+        try:
+            await asyncio.wait_for(room.call("attach", conn), 10)
+        except (TimeoutError, WireError):
+            await ws.close(code=4404)
+            return
+        writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
+        bucket = TokenBucket(config.rate_per_s, config.rate_burst)
+        try:
+            await _reader(ws, conn, room, bucket, config)
+        finally:
+            room.submit("drop", conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 5)
+
+    # ------------------------------------------------------------------ the client
+
+    web = Path(config.web_dir)
+    if (web).is_dir():
+        app.mount("/static", StaticFiles(directory=web), name="static")
+
+    def index() -> Response:
+        page = web / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html")
+        return HTMLResponse("<!doctype html><title>madang</title><p>The client is not installed.")
+
+    @app.get("/")
+    async def root() -> Response:
+        return index()
+
+    @app.get("/{path:path}")
+    async def spa(path: str) -> Response:
+        if path.startswith(("api/", "ws/", "static/")):
+            raise WireError("not_found", f"no such path /{path}")
+        return index()
+
+    return app
+
+
+async def _writer(ws: WebSocket, conn: Conn) -> None:
+    while True:
+        text = await conn.outbox.get()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+            return
+        try:
+            await ws.send_text(text)
+        except Exception:
+            return
+
+
+async def _reader(
+    ws: WebSocket, conn: Conn, room: Room, bucket: TokenBucket, config: ServerConfig
+) -> None:
+    while True:
+        try:
+            msg = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if msg["type"] == "websocket.disconnect":
+            return
+        raw = msg.get("text")
+        if raw is None:
+            raw = msg.get("bytes") or b""
+        size = len(raw.encode() if isinstance(raw, str) else raw)
+        if not bucket.take():
+            if bucket.refused > 4 * config.rate_burst:
+                conn.close()
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1008)
+                return
+            conn.send(dumps(WireError("rate_limited", "slow down").to_message()))
+            continue
+        if size > config.max_message:
+            conn.send(
+                dumps(
+                    WireError(
+                        "too_large", f"messages are at most {config.max_message} bytes"
+                    ).to_message()
+                )
+            )
+            continue
+        try:
+            m = parse_client_message(raw)
+        except WireError as e:
+            conn.send(dumps(e.to_message()))
+            continue
+        kind = m["type"]
+        if kind == "ping":
+            conn.send(dumps({"type": "pong", "server_time": int(time.time() * 1000)}))
+        elif kind == "hello":
+            room.submit("hello", conn, m["last_version"])
+        elif kind == "act":
+            room.submit("act", conn, m["version"], m["action"], m["ref"])
+        else:
+            room.submit("ready", conn)

@@ -1,0 +1,45 @@
+"""``madang serve``: run the game server (one uvicorn worker)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register_cli(sub: Any) -> None:
+    """Add the ``serve`` command to the ``madang`` parser."""
+    p = sub.add_parser("serve", help="run the game server (browser client + API)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on")
+    p.add_argument("--data", default="data", help="data folder (SQLite database)")
+    p.add_argument("--database-url", default="", help="postgresql://… instead of SQLite")
+    p.add_argument("--turn-seconds", type=float, default=20.0, help="time per question")
+    p.add_argument("--bot-delay", type=float, default=0.6, help="a bot's pause before moving")
+    p.add_argument("--log-level", default="warning", help="uvicorn log level")
+    p.set_defaults(handler=serve)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the server until interrupted."""
+    import uvicorn
+
+    from madang.server.app import create_app
+    from madang.server.config import ServerConfig
+
+    config = ServerConfig(
+        database_url=args.database_url,
+        data_dir=args.data,
+        turn_seconds=args.turn_seconds,
+        bot_delay=args.bot_delay,
+    )
+    app = create_app(config)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=65536,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+    )
+    return 0

@@ -1,0 +1,169 @@
+"""The database: schema (SQLAlchemy Core), engines and Alembic migrations.
+
+The schema here is what the queries of :mod:`madang.server.store` use; the migrations
+in ``migrations/versions`` create it (they never import this module, as migrations
+must not change when the code does). :func:`migrate` brings any database up to date
+and is run by the app at start.
+
+>>> eng = make_engine("sqlite://")
+>>> migrate(eng)
+>>> sorted(sa.inspect(eng).get_table_names())[:3]
+['alembic_version', 'game_players', 'games']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+
+metadata = sa.MetaData()
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("username", sa.String(40), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(200)),
+    sa.Column("is_guest", sa.Boolean, nullable=False, default=False),
+    sa.Column("is_bot", sa.Boolean, nullable=False, default=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("stake", sa.Integer, nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),
+    sa.Column("invite", sa.String(64), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("created_by", sa.Integer, sa.ForeignKey("users.id")),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("closed_at", sa.DateTime(timezone=True)),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), nullable=False, index=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("stake", sa.Integer, nullable=False),
+    sa.Column("game_no", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("winner", sa.Integer),
+    sa.Column("points", sa.Integer),
+    sa.Column("end_reason", sa.String(40)),
+    sa.Column("record", sa.JSON),
+    sa.Column("result", sa.JSON),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True)),
+)
+
+game_players = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False, index=True),
+)
+
+ledger = sa.Table(
+    "ledger",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("reason", sa.String(40), nullable=False),
+    sa.Column("counterparty_id", sa.Integer, sa.ForeignKey("users.id")),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("game", sa.String(16), primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("rd", sa.Float, nullable=False),
+    sa.Column("vol", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` mean psycopg 3 (SQLAlchemy's default is
+    psycopg2, which is not installed)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL mode, foreign keys and a busy timeout."""
+    url = normalize_url(url)
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        if memory:
+            kwargs["poolclass"] = StaticPool
+        else:
+            path = Path(url.split("///", 1)[1])
+            path.parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, **kwargs)
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            if not memory:
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def alembic_config(url: str | None = None) -> Any:
+    """An Alembic ``Config`` pointing at this package's migrations."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if url is not None:
+        cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    return cfg
+
+
+def migrate(engine: Engine) -> None:
+    """Apply every Alembic migration not yet applied to ``engine``'s database."""
+    from alembic import command
+
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

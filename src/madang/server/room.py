@@ -1,0 +1,685 @@
+"""The room actor: one asyncio task per table owns its game and is its only writer.
+
+Everything that changes a table — a player's move, a join, a connection coming or
+going, a timer running out, a bot's turn — is a message on the room's queue, handled
+one at a time by :meth:`Room.run`. Each seat (and the spectators) has its own stream
+of versioned, redacted updates; a client acts against the version of its own stream.
+A finished game is settled in the database (one transaction) before its last update
+goes out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from madang.core.errors import MadangError
+from madang.server import store
+from madang.server.config import ServerConfig
+from madang.server.games import BotPlayer, Session, make_session
+from madang.server.wire import WireError, wire_error
+
+log = logging.getLogger("madang.server")
+
+SPECTATORS = -1
+"""The stream key of the spectators."""
+
+
+def dumps(obj: Any) -> str:
+    """Compact JSON for the wire."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class Conn:
+    """One client connection as the room sees it: a seat (or None) and an outbox.
+
+    The WebSocket layer drains :attr:`outbox`; tests may subclass and override
+    :meth:`send` to inspect every message.
+    """
+
+    def __init__(self, seat: int | None, username: str | None = None) -> None:
+        self.seat = seat
+        self.username = username
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.hello = False
+
+    def send(self, text: str) -> None:
+        """Queue one message (JSON text) for the client."""
+        self.outbox.put_nowait(text)
+
+    def close(self) -> None:
+        """Ask the writer to close the connection."""
+        self.outbox.put_nowait(None)
+
+
+@dataclass
+class Seat:
+    """A table position and who controls it."""
+
+    index: int
+    kind: str  #: "human" or "bot"
+    user_id: int | None = None
+    username: str | None = None
+    level: str | None = None
+    bot: BotPlayer | None = None
+    conns: set[Conn] = field(default_factory=set)
+    disconnected_at: float | None = None
+    left: bool = False
+    bot_control: bool = False
+
+    def public(self) -> dict[str, Any]:
+        """The seat as the clients see it."""
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "username": self.username,
+            "level": self.level,
+            "connected": self.kind == "bot" or bool(self.conns),
+            "bot_control": self.kind == "bot" or self.bot_control,
+        }
+
+
+@dataclass
+class Stream:
+    """A seat's (or the spectators') versioned updates."""
+
+    version: int = 0
+    history: deque[tuple[int, str]] = field(default_factory=deque)
+
+
+class Room:
+    """A table: its seats, its game session and the actor task that runs them."""
+
+    def __init__(
+        self,
+        *,
+        table_id: int,
+        game: str,
+        preset: str,
+        stake: int,
+        private: bool,
+        invite: str,
+        seats: list[Seat],
+        config: ServerConfig,
+        engine: Engine,
+        seed: int | None = None,
+        on_close: Callable[[Room], None] | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.game = game
+        self.preset = preset
+        self.stake = stake
+        self.private = private
+        self.invite = invite
+        self.seats = seats
+        self.config = config
+        self.engine = engine
+        self.seed = seed if seed is not None else secrets.randbits(64)
+        self.rng = random.Random(self.seed ^ 0x5EED)
+        self.on_close = on_close
+        self.status = "waiting"
+        self.session: Session | None = None
+        self.game_id: int | None = None
+        self.games_played = 0
+        self.streams: dict[int, Stream] = {k: Stream() for k in (*range(len(seats)), SPECTATORS)}
+        self.spectators: set[Conn] = set()
+        self.asked: dict[int, tuple[float, float]] = {}
+        self.ready: set[int] = set()
+        self.next_deadline = 0.0
+        self.last_result: dict[str, Any] | None = None
+        self.queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self.closing = False
+
+    # ------------------------------------------------------------------ outside API
+
+    def start(self) -> None:
+        """Start the actor task."""
+        self.task = asyncio.get_running_loop().create_task(self.run(), name=f"room-{self.table_id}")
+
+    def submit(self, *msg: Any) -> None:
+        """Queue a message for the actor."""
+        self.queue.put_nowait(msg)
+
+    async def call(self, *msg: Any) -> Any:
+        """Queue a message and wait for the actor's answer (a WireError is raised)."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.submit(*msg, fut)
+        return await fut
+
+    def summary(self, *, with_invite: bool = False) -> dict[str, Any]:
+        """The table as the lobby shows it."""
+        out: dict[str, Any] = {
+            "id": self.table_id,
+            "game": self.game,
+            "preset": self.preset,
+            "stake": self.stake,
+            "private": self.private,
+            "status": self.status,
+            "seats": [s.public() for s in self.seats],
+            "spectators": len(self.spectators),
+            "games_played": self.games_played,
+        }
+        if with_invite:
+            out["invite"] = self.invite
+        return out
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The seat held by ``user_id`` at this table (a person seat), or None."""
+        if user_id is None:
+            return None
+        for s in self.seats:
+            if s.kind == "human" and s.user_id == user_id:
+                return s.index
+        return None
+
+    # ------------------------------------------------------------------ the actor
+
+    async def run(self) -> None:
+        """Handle the queue until the table closes."""
+        if self.status == "waiting" and self._all_seated():
+            await self._guard(self._start_game())
+            await self._guard(self._run_due())
+        while not self.closing:
+            msg = await self.queue.get()
+            await self._guard(self._handle(msg))
+            if not self.closing:
+                await self._guard(self._run_due())
+        self._cancel_timer()
+
+    async def _guard(self, coro: Awaitable[None]) -> None:
+        try:
+            await coro
+        except Exception:  # the actor must survive a bug in one message
+            log.exception("room %s: error", self.table_id)
+
+    async def _handle(self, msg: tuple[Any, ...]) -> None:
+        kind = msg[0]
+        if kind == "tick":
+            return
+        if kind == "act":
+            _, conn, version, action, ref = msg
+            try:
+                await self._act(conn, version, action)
+            except WireError as e:
+                conn.send(dumps(e.to_message(ref)))
+            return
+        if kind == "hello":
+            self._hello(msg[1], msg[2])
+            return
+        if kind == "ready":
+            conn = msg[1]
+            if conn.seat is None:
+                conn.send(
+                    dumps(WireError("not_seated", "spectators need not be ready").to_message())
+                )
+            elif self.status != "between":
+                conn.send(dumps(WireError("game_over", "no game to wait for").to_message()))
+            else:
+                self.ready.add(conn.seat)
+            return
+        if kind == "drop":
+            self._drop(msg[1])
+            return
+        if kind in ("join", "leave", "attach"):
+            fut: asyncio.Future[Any] = msg[-1]
+            try:
+                if kind == "join":
+                    res: Any = await self._join(*msg[1:-1])
+                elif kind == "leave":
+                    res = await self._leave(msg[1])
+                else:
+                    res = self._attach(msg[1])
+            except WireError as e:
+                if not fut.done():
+                    fut.set_exception(e)
+                return
+            if not fut.done():
+                fut.set_result(res)
+            return
+        log.warning("room %s: unknown message %r", self.table_id, kind)
+
+    # ------------------------------------------------------------------ seats
+
+    def _all_seated(self) -> bool:
+        return all(s.kind == "bot" or s.user_id is not None for s in self.seats)
+
+    async def _join(self, user: dict[str, Any], seat: int | None, invite: str | None) -> int:
+        mine = self.seat_of(user["id"])
+        if mine is not None:
+            return mine
+        if self.private and invite != self.invite:
+            raise WireError("forbidden", "this table is private: you need its invite link")
+        if self.status == "closed" or self.closing:
+            raise WireError("not_found", "the table is closed")
+        free = [s for s in self.seats if s.kind == "human" and s.user_id is None]
+        if seat is not None:
+            if not 0 <= seat < len(self.seats):
+                raise WireError("bad_request", f"seat must be 0-{len(self.seats) - 1}")
+            target = self.seats[seat]
+            if target not in free:
+                raise WireError("seat_taken", f"seat {seat} is not free")
+        elif not free:
+            raise WireError("table_full", "no free seat at this table")
+        else:
+            target = free[0]
+        target.user_id = user["id"]
+        target.username = user["username"]
+        target.disconnected_at = time.monotonic()
+        self._send_seats()
+        await self._save_table()
+        if self.status == "waiting" and self._all_seated():
+            await self._start_game()
+        return target.index
+
+    async def _leave(self, user: dict[str, Any]) -> bool:
+        idx = self.seat_of(user["id"])
+        if idx is None:
+            raise WireError("not_seated", "you hold no seat at this table")
+        s = self.seats[idx]
+        if self.status == "waiting":
+            s.user_id = None
+            s.username = None
+            s.disconnected_at = None
+            for c in list(s.conns):
+                c.seat = None
+                self.spectators.add(c)
+            s.conns.clear()
+        else:
+            s.left = True
+            s.bot_control = True
+            if self.status == "between":
+                await self._close("a player left")
+                return True
+        self._send_seats()
+        await self._save_table()
+        return True
+
+    def _attach(self, conn: Conn) -> bool:
+        """A new connection: to its seat's stream, or to the spectators."""
+        if conn.seat is None:
+            self.spectators.add(conn)
+            return True
+        s = self.seats[conn.seat]
+        s.conns.add(conn)
+        if s.disconnected_at is not None or s.bot_control:
+            s.disconnected_at = None
+            if not s.left:
+                s.bot_control = False
+            self._send_seats()
+        return True
+
+    def _drop(self, conn: Conn) -> None:
+        if conn.seat is None:
+            self.spectators.discard(conn)
+            return
+        s = self.seats[conn.seat]
+        s.conns.discard(conn)
+        if not s.conns:
+            s.disconnected_at = time.monotonic()
+            self._send_seats()
+
+    def _send_seats(self) -> None:
+        text = dumps({"type": "seats", "seats": [s.public() for s in self.seats]})
+        for c in self._all_conns():
+            c.send(text)
+
+    def _all_conns(self) -> list[Conn]:
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.conns)
+        return out
+
+    async def _save_table(self) -> None:
+        seats = [{"kind": s.kind, "user_id": s.user_id, "level": s.level} for s in self.seats]
+        await asyncio.to_thread(store.update_table, self.engine, self.table_id, self.status, seats)
+
+    # ------------------------------------------------------------------ games
+
+    async def _start_game(self) -> None:
+        if self.session is None:
+            self.session = make_session(self.game, self.preset, self.seed)
+        else:
+            self.session.next_game()
+        sess = self.session
+        self.status = "playing"
+        self.ready.clear()
+        self.last_result = None
+        players = [s.user_id for s in self.seats]
+        self.game_id = await asyncio.to_thread(
+            lambda: store.start_game(
+                self.engine,
+                table_id=self.table_id,
+                game=self.game,
+                preset=self.preset,
+                stake=self.stake,
+                game_no=sess.game_no,
+                players=players,  # type: ignore[arg-type]
+            )
+        )
+        self.asked.clear()
+        self._ask(None)
+        self._broadcast(sess.start_events(), new_game=True)
+        if sess.over:  # a redeal or an instant win at the deal
+            await self._finish([])
+
+    def _ask(self, actor: int | None) -> None:
+        """Start the timers of the seats newly asked (and of the seat that just acted)."""
+        assert self.session is not None
+        now = time.monotonic()
+        pending = self.session.pending()
+        asked = {}
+        for s in pending:
+            if s == actor or s not in self.asked:
+                asked[s] = (now, now + self.config.turn_seconds)
+            else:
+                asked[s] = self.asked[s]
+        self.asked = asked
+
+    async def _act(self, conn: Conn, version: int, action: str) -> None:
+        seat = conn.seat
+        if seat is None:
+            raise WireError("not_seated", "spectators cannot act")
+        if self.status != "playing" or self.session is None:
+            raise WireError("game_over", "no game is running at this table")
+        current = self.streams[seat].version
+        if version != current:
+            raise WireError(
+                "stale_version", f"you acted on version {version}, you are at {current}"
+            )
+        if seat not in self.session.pending():
+            raise WireError("illegal_action", "you have nothing to answer now")
+        await self._apply(seat, action)
+
+    async def _apply(self, seat: int, move: str) -> None:
+        assert self.session is not None
+        try:
+            events = self.session.step(seat, move)
+        except MadangError as e:
+            raise wire_error(e) from None
+        if self.session.over:
+            await self._finish(events)
+            return
+        self._ask(seat)
+        self._broadcast(events)
+
+    async def _finish(self, events: list[Any]) -> None:
+        """Settle the finished game (committed first), then tell everybody."""
+        sess = self.session
+        assert sess is not None and self.game_id is not None
+        game_id = self.game_id
+        players = [s.user_id or 0 for s in self.seats]
+        outcome = sess.outcome()
+        payments = sess.payments()
+        record = sess.record()
+        scores = sess.match_scores()
+        result = await asyncio.to_thread(
+            lambda: store.finish_game(
+                self.engine,
+                game_id=game_id,
+                game=self.game,
+                stake=self.stake,
+                players=players,
+                outcome=outcome,
+                payments=payments,
+                record=record,
+                match_scores=scores,
+            )
+        )
+        self.games_played += 1
+        result["game_id"] = self.game_id
+        result["match_over"] = scores is not None
+        self.asked.clear()
+        leaving = any(s.left for s in self.seats)
+        self.status = "between"
+        self.next_deadline = time.monotonic() + self.config.next_game_seconds
+        result["next_deadline"] = None if leaving else self._epoch_ms(self.next_deadline)
+        self.last_result = result
+        self._broadcast(events, result=result)
+        if leaving:
+            await self._close("a player left")
+
+    async def _close(self, reason: str) -> None:
+        self.status = "closed"
+        self.closing = True
+        self._cancel_timer()
+        text = dumps({"type": "closed", "reason": reason})
+        for c in self._all_conns():
+            c.send(text)
+            c.close()
+        await self._save_table()
+        if self.on_close is not None:
+            self.on_close(self)
+
+    # ------------------------------------------------------------------ timers, bots
+
+    def _controller_is_bot(self, s: Seat, now: float) -> bool:
+        if s.kind == "bot" or s.left:
+            return True
+        return (
+            s.disconnected_at is not None and now >= s.disconnected_at + self.config.grace_seconds
+        )
+
+    def _due(self, seat: int, now: float) -> float:
+        s = self.seats[seat]
+        asked_at, deadline = self.asked[seat]
+        if s.kind == "bot" or s.left:
+            return asked_at + self.config.bot_delay
+        if s.disconnected_at is not None:
+            return min(deadline, s.disconnected_at + self.config.grace_seconds)
+        return deadline
+
+    async def _run_due(self) -> None:
+        steps = 0
+        while not self.closing:
+            now = time.monotonic()
+            if self.status == "between":
+                await self._between(now)
+                if self.status != "playing":
+                    return
+                continue
+            if self.status != "playing" or self.session is None:
+                return
+            best: tuple[float, int] | None = None
+            for seat in self.session.pending():
+                if seat not in self.asked:
+                    continue
+                d = self._due(seat, now)
+                if best is None or d < best[0]:
+                    best = (d, seat)
+            if best is None:
+                return
+            if best[0] > now:
+                self._schedule(best[0])
+                return
+            seat = best[1]
+            s = self.seats[seat]
+            if self._controller_is_bot(s, now):
+                if s.kind == "human" and not s.bot_control:
+                    s.bot_control = True
+                    self._send_seats()
+                move = await self._bot_move(seat)
+            else:
+                move = self.session.default_move(seat)
+            await self._apply(seat, move)
+            steps += 1
+            if steps % 64 == 0:
+                await asyncio.sleep(0)  # let other tables run
+
+    async def _bot_move(self, seat: int) -> str:
+        assert self.session is not None
+        s = self.seats[seat]
+        if s.bot is None:
+            s.bot = BotPlayer(self.game, s.level or "normal", self.config.bot_budget_s)
+        if s.bot.level == "hard":
+            return await asyncio.to_thread(self.session.bot_move, seat, s.bot, self.rng)
+        return self.session.bot_move(seat, s.bot, self.rng)
+
+    async def _between(self, now: float) -> None:
+        humans = [s for s in self.seats if s.kind == "human"]
+        present = [s for s in humans if s.conns and not s.left]
+        if present and all(s.index in self.ready for s in present):
+            await self._start_game()
+            return
+        if now >= self.next_deadline:
+            if present:
+                await self._start_game()
+            else:
+                await self._close("nobody came back")
+            return
+        self._schedule(self.next_deadline)
+
+    def _schedule(self, when: float) -> None:
+        self._cancel_timer()
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, when - time.monotonic())
+        self._timer = loop.call_later(delay, self.queue.put_nowait, ("tick",))
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    # ------------------------------------------------------------------ streams
+
+    @staticmethod
+    def _epoch_ms(mono: float) -> int:
+        return int((time.time() + (mono - time.monotonic())) * 1000)
+
+    def _timers(self) -> list[dict[str, Any]]:
+        if self.session is None or self.status != "playing":
+            return []
+        now = time.monotonic()
+        out = []
+        for seat in self.session.public_pending():
+            if seat in self.asked:
+                dl = self.asked[seat][1]
+                out.append(
+                    {
+                        "seat": seat,
+                        "deadline": self._epoch_ms(dl),
+                        "remaining_ms": max(0, int((dl - now) * 1000)),
+                    }
+                )
+        return out
+
+    def _prompt(self, seat: int | None) -> dict[str, Any] | None:
+        sess = self.session
+        if seat is None or sess is None or self.status != "playing" or seat not in self.asked:
+            return None
+        if seat not in sess.pending():
+            return None
+        dl = self.asked[seat][1]
+        return {
+            "seat": seat,
+            "question": sess.question(seat),
+            "legal": sess.legal(seat),
+            "deadline": self._epoch_ms(dl),
+            "remaining_ms": max(0, int((dl - time.monotonic()) * 1000)),
+        }
+
+    def _conns_of(self, key: int) -> set[Conn]:
+        return self.spectators if key == SPECTATORS else self.seats[key].conns
+
+    def _broadcast(
+        self, events: list[Any], *, result: dict[str, Any] | None = None, new_game: bool = False
+    ) -> None:
+        sess = self.session
+        assert sess is not None
+        timers = self._timers()
+        for key, stream in self.streams.items():
+            if key != SPECTATORS and self.seats[key].kind == "bot":
+                continue
+            seat = None if key == SPECTATORS else key
+            conns = self._conns_of(key)
+            if key == SPECTATORS and not conns:
+                stream.version += 1
+                stream.history.clear()
+                continue
+            evs = sess.version_events(events, seat)
+            if not evs and result is None and not new_game:
+                continue
+            stream.version += 1
+            msg: dict[str, Any] = {
+                "type": "update",
+                "version": stream.version,
+                "game_no": sess.game_no,
+                "events": evs,
+                "view": sess.view(seat),
+                "prompt": self._prompt(seat),
+                "timers": timers,
+            }
+            if result is not None:
+                msg["result"] = result
+            text = dumps(msg)
+            stream.history.append((stream.version, text))
+            if len(stream.history) > self.config.history:
+                stream.history.popleft()
+            for c in conns:
+                if c.hello:
+                    c.send(text)
+
+    def _snapshot(self, key: int) -> dict[str, Any]:
+        seat = None if key == SPECTATORS else key
+        sess = self.session
+        return {
+            "type": "snapshot",
+            "version": self.streams[key].version,
+            "game_no": sess.game_no if sess else 0,
+            "status": self.status,
+            "view": sess.view(seat) if sess else None,
+            "prompt": self._prompt(seat),
+            "timers": self._timers(),
+            "seats": [s.public() for s in self.seats],
+            "result": self.last_result if self.status == "between" else None,
+        }
+
+    def _hello(self, conn: Conn, last_version: int | None) -> None:
+        key = SPECTATORS if conn.seat is None else conn.seat
+        conn.send(
+            dumps(
+                {
+                    "type": "welcome",
+                    "table": self.summary(with_invite=conn.seat is not None),
+                    "seat": conn.seat,
+                    "you": conn.username,
+                    "server_time": int(time.time() * 1000),
+                }
+            )
+        )
+        conn.hello = True
+        stream = self.streams[key]
+        if last_version is not None and 0 <= last_version <= stream.version:
+            missed = stream.version - last_version
+            if missed == 0:
+                return
+            hist = stream.history
+            if hist and hist[0][0] <= last_version + 1 and len(hist) >= missed:
+                for v, text in hist:
+                    if v > last_version:
+                        conn.send(text)
+                return
+        conn.send(dumps(self._snapshot(key)))
+
+    async def shutdown(self) -> None:
+        """Stop the actor (server shutdown): connections are closed, nothing is paid."""
+        self.closing = True
+        self._cancel_timer()
+        for c in self._all_conns():
+            c.close()
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task

@@ -1,0 +1,551 @@
+"""Every database query of the server (synchronous SQLAlchemy Core).
+
+The room actors call these through ``asyncio.to_thread``; the settlement of a game
+(:func:`finish_game`) is one transaction: record, ledger rows and ratings together.
+
+>>> from madang.server.db import make_engine, migrate
+>>> eng = make_engine("sqlite://"); migrate(eng)
+>>> u = create_user(eng, "minsu", "x")
+>>> token = create_session(eng, u["id"])
+>>> session_user(eng, token)["username"]
+'minsu'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from madang.server import db
+from madang.server.ratings import (
+    START_RATING,
+    START_RD,
+    Glicko,
+    glicko2_update,
+    placement_deltas,
+)
+from madang.server.wire import WireError
+
+SESSION_DAYS = 30
+_settle_lock = threading.Lock()
+
+
+def now() -> datetime:
+    """The current time (UTC, aware)."""
+    return datetime.now(UTC)
+
+
+def _iso(t: datetime | None) -> str | None:
+    if t is None:
+        return None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=UTC)
+    return t.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def user_dict(row: Any) -> dict[str, Any]:
+    """The public form of a user row."""
+    return {"id": row.id, "username": row.username, "guest": row.is_guest, "bot": row.is_bot}
+
+
+# ---------------------------------------------------------------------- users, sessions
+
+
+def create_user(
+    eng: Engine,
+    username: str,
+    password_hash: str | None,
+    *,
+    guest: bool = False,
+    bot: bool = False,
+) -> dict[str, Any]:
+    """Insert a user; a taken name raises ``username_taken``."""
+    try:
+        with eng.begin() as c:
+            uid = c.execute(
+                sa.insert(db.users).values(
+                    username=username,
+                    password_hash=password_hash,
+                    is_guest=guest,
+                    is_bot=bot,
+                    created_at=now(),
+                )
+            ).inserted_primary_key[0]  # type: ignore[index]
+    except IntegrityError:
+        raise WireError("username_taken", f"the name {username!r} is taken") from None
+    return {"id": uid, "username": username, "guest": guest, "bot": bot}
+
+
+def upgrade_guest(eng: Engine, user_id: int, username: str, password_hash: str) -> dict[str, Any]:
+    """Turn a guest account into a registered one (ledger, history, ratings kept)."""
+    try:
+        with eng.begin() as c:
+            c.execute(
+                sa.update(db.users)
+                .where(db.users.c.id == user_id)
+                .values(username=username, password_hash=password_hash, is_guest=False)
+            )
+    except IntegrityError:
+        raise WireError("username_taken", f"the name {username!r} is taken") from None
+    return {"id": user_id, "username": username, "guest": False, "bot": False}
+
+
+def user_by_name(eng: Engine, username: str) -> Any:
+    """The user row called ``username`` or None."""
+    with eng.connect() as c:
+        return c.execute(sa.select(db.users).where(db.users.c.username == username)).first()
+
+
+def bot_user(eng: Engine, level: str) -> dict[str, Any]:
+    """The account of the bots of ``level`` (``bot-easy`` …), made on first use."""
+    name = f"bot-{level}"
+    row = user_by_name(eng, name)
+    if row is not None:
+        return user_dict(row)
+    try:
+        return create_user(eng, name, None, bot=True)
+    except WireError:
+        return user_dict(user_by_name(eng, name))
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_session(eng: Engine, user_id: int) -> str:
+    """A new session token for ``user_id`` (only its hash is stored)."""
+    token = secrets.token_urlsafe(32)
+    t = now()
+    with eng.begin() as c:
+        c.execute(
+            sa.insert(db.sessions).values(
+                token_hash=_hash_token(token),
+                user_id=user_id,
+                created_at=t,
+                expires_at=t + timedelta(days=SESSION_DAYS),
+            )
+        )
+    return token
+
+
+def session_user(eng: Engine, token: str | None) -> dict[str, Any] | None:
+    """The user of a live session token, or None."""
+    if not token or len(token) > 100:
+        return None
+    with eng.connect() as c:
+        row = c.execute(
+            sa.select(db.users, db.sessions.c.expires_at)
+            .join(db.sessions, db.sessions.c.user_id == db.users.c.id)
+            .where(db.sessions.c.token_hash == _hash_token(token))
+        ).first()
+    if row is None:
+        return None
+    exp = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
+    if exp < now():
+        return None
+    return user_dict(row)
+
+
+def delete_session(eng: Engine, token: str | None) -> None:
+    """End a session (unknown tokens are ignored)."""
+    if token:
+        with eng.begin() as c:
+            c.execute(sa.delete(db.sessions).where(db.sessions.c.token_hash == _hash_token(token)))
+
+
+# ---------------------------------------------------------------------- tables, games
+
+
+def create_table(
+    eng: Engine,
+    *,
+    game: str,
+    preset: str,
+    stake: int,
+    private: bool,
+    invite: str,
+    seats: list[dict[str, Any]],
+    created_by: int,
+) -> int:
+    """Insert a table row; its id."""
+    with eng.begin() as c:
+        return int(
+            c.execute(
+                sa.insert(db.tables).values(
+                    game=game,
+                    preset=preset,
+                    stake=stake,
+                    private=private,
+                    invite=invite,
+                    status="waiting",
+                    seats=seats,
+                    created_by=created_by,
+                    created_at=now(),
+                )
+            ).inserted_primary_key[0]  # type: ignore[index]
+        )
+
+
+def update_table(eng: Engine, table_id: int, status: str, seats: list[dict[str, Any]]) -> None:
+    """Store a table's status and seats."""
+    values: dict[str, Any] = {"status": status, "seats": seats}
+    if status == "closed":
+        values["closed_at"] = now()
+    with eng.begin() as c:
+        c.execute(sa.update(db.tables).where(db.tables.c.id == table_id).values(**values))
+
+
+def start_game(
+    eng: Engine,
+    *,
+    table_id: int,
+    game: str,
+    preset: str,
+    stake: int,
+    game_no: int,
+    players: Sequence[int],
+) -> int:
+    """Insert a game being played (status ``playing``) and its players; its id."""
+    with eng.begin() as c:
+        gid = int(
+            c.execute(
+                sa.insert(db.games).values(
+                    table_id=table_id,
+                    game=game,
+                    preset=preset,
+                    stake=stake,
+                    game_no=game_no,
+                    status="playing",
+                    started_at=now(),
+                )
+            ).inserted_primary_key[0]  # type: ignore[index]
+        )
+        c.execute(
+            sa.insert(db.game_players),
+            [{"game_id": gid, "seat": s, "user_id": u} for s, u in enumerate(players)],
+        )
+    return gid
+
+
+def abort_running(eng: Engine) -> int:
+    """At start: close every game still ``playing`` as ``aborted`` (no payment) and
+    every table not closed. Returns the number of games aborted."""
+    t = now()
+    with eng.begin() as c:
+        n = c.execute(
+            sa.update(db.games)
+            .where(db.games.c.status == "playing")
+            .values(status="aborted", end_reason="aborted", finished_at=t)
+        ).rowcount
+        c.execute(
+            sa.update(db.tables)
+            .where(db.tables.c.status != "closed")
+            .values(status="closed", closed_at=t)
+        )
+    return int(n or 0)
+
+
+def _rating_row(c: Connection, user_id: int, game: str) -> Any:
+    return c.execute(
+        sa.select(db.ratings)
+        .where(db.ratings.c.user_id == user_id, db.ratings.c.game == game)
+        .with_for_update()
+    ).first()
+
+
+def _save_rating(
+    c: Connection,
+    user_id: int,
+    game: str,
+    exists: bool,
+    rating: float,
+    rd: float,
+    vol: float,
+    games: int,
+) -> None:
+    values = {"rating": rating, "rd": rd, "vol": vol, "games": games}
+    if exists:
+        c.execute(
+            sa.update(db.ratings)
+            .where(db.ratings.c.user_id == user_id, db.ratings.c.game == game)
+            .values(**values)
+        )
+    else:
+        c.execute(sa.insert(db.ratings).values(user_id=user_id, game=game, **values))
+
+
+def finish_game(
+    eng: Engine,
+    *,
+    game_id: int,
+    game: str,
+    stake: int,
+    players: Sequence[int],
+    outcome: dict[str, Any],
+    payments: Sequence[tuple[int, int, int, str]],
+    record: dict[str, Any],
+    match_scores: Sequence[int] | None,
+) -> dict[str, Any]:
+    """Settle a finished game in ONE transaction: the record and result, a ledger row
+    per payment side (points × stake), and the ratings. Returns the result sent to the
+    players (payments with amounts, rating changes per seat)."""
+    t = now()
+    pays: list[dict[str, Any]] = [
+        {"from": f, "to": to, "points": pts, "amount": pts * stake, "reason": r}
+        for f, to, pts, r in payments
+    ]
+    result: dict[str, Any] = {
+        "winner": outcome.get("winner"),
+        "points": outcome.get("points"),
+        "reason": outcome.get("reason"),
+        "payments": pays,
+        "sheet": outcome.get("sheet"),
+    }
+    if "winners" in outcome:
+        result["winners"] = outcome["winners"]
+    changes: dict[str, dict[str, float]] = {}
+    with _settle_lock, eng.begin() as c:
+        rows = []
+        for p in pays:
+            payer, payee = players[p["from"]], players[p["to"]]
+            if payer == payee:
+                continue  # two seats of the same bot account: nothing changes hands
+            rows.append(
+                {
+                    "user_id": payer,
+                    "game_id": game_id,
+                    "amount": -p["amount"],
+                    "points": -p["points"],
+                    "reason": p["reason"],
+                    "counterparty_id": payee,
+                    "created_at": t,
+                }
+            )
+            rows.append(
+                {
+                    "user_id": payee,
+                    "game_id": game_id,
+                    "amount": p["amount"],
+                    "points": p["points"],
+                    "reason": p["reason"],
+                    "counterparty_id": payer,
+                    "created_at": t,
+                }
+            )
+        if rows:
+            c.execute(sa.insert(db.ledger), rows)
+        winner = outcome.get("winner")
+        if game == "matgo" and winner is not None and players[0] != players[1]:
+            cur = [_rating_row(c, u, "matgo") for u in players]
+            g = [Glicko(r.rating, r.rd, r.vol) if r is not None else Glicko() for r in cur]
+            for s in (0, 1):
+                new = glicko2_update(g[s], [(g[1 - s], 1.0 if winner == s else 0.0)])
+                r = cur[s]
+                _save_rating(
+                    c,
+                    players[s],
+                    "matgo",
+                    r is not None,
+                    new.rating,
+                    new.rd,
+                    new.vol,
+                    (r.games if r is not None else 0) + 1,
+                )
+                changes[str(s)] = {"before": round(g[s].rating, 1), "after": round(new.rating, 1)}
+        if game == "mahjong" and match_scores is not None:
+            cur = [_rating_row(c, u, "mahjong") for u in players]
+            rating = [r.rating if r is not None else START_RATING for r in cur]
+            played = [r.games if r is not None else 0 for r in cur]
+            deltas = placement_deltas(rating, list(match_scores), played)
+            counts = {u: list(players).count(u) for u in players}
+            for s, u in enumerate(players):
+                if counts[u] > 1:
+                    continue  # a bot account in several seats keeps its rating
+                r = cur[s]
+                _save_rating(
+                    c, u, "mahjong", r is not None, rating[s] + deltas[s], 0.0, 0.0, played[s] + 1
+                )
+                changes[str(s)] = {
+                    "before": round(rating[s], 1),
+                    "after": round(rating[s] + deltas[s], 1),
+                }
+            result["match_scores"] = list(match_scores)
+        result["ratings"] = changes
+        c.execute(
+            sa.update(db.games)
+            .where(db.games.c.id == game_id)
+            .values(
+                status="finished",
+                winner=winner,
+                points=outcome.get("points"),
+                end_reason=outcome.get("reason"),
+                record=record,
+                result=result,
+                finished_at=t,
+            )
+        )
+    return result
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def balance(eng: Engine, user_id: int) -> int:
+    """The sum of a player's ledger."""
+    with eng.connect() as c:
+        v = c.execute(
+            sa.select(sa.func.coalesce(sa.func.sum(db.ledger.c.amount), 0)).where(
+                db.ledger.c.user_id == user_id
+            )
+        ).scalar()
+    return int(v or 0)
+
+
+def ledger_of(eng: Engine, user_id: int, limit: int, before: int | None) -> list[dict[str, Any]]:
+    """A player's ledger rows, newest first."""
+    cp = db.users.alias("cp")
+    q = (
+        sa.select(db.ledger, cp.c.username.label("cp_name"))
+        .join(cp, cp.c.id == db.ledger.c.counterparty_id, isouter=True)
+        .where(db.ledger.c.user_id == user_id)
+        .order_by(db.ledger.c.id.desc())
+        .limit(limit)
+    )
+    if before is not None:
+        q = q.where(db.ledger.c.id < before)
+    with eng.connect() as c:
+        return [
+            {
+                "id": r.id,
+                "game_id": r.game_id,
+                "amount": r.amount,
+                "points": r.points,
+                "reason": r.reason,
+                "counterparty": r.cp_name,
+                "at": _iso(r.created_at),
+            }
+            for r in c.execute(q)
+        ]
+
+
+def ratings_of(eng: Engine, user_id: int) -> dict[str, Any]:
+    """A player's ratings (defaults for a game not yet played)."""
+    out: dict[str, Any] = {
+        "matgo": {"rating": START_RATING, "rd": START_RD, "games": 0},
+        "mahjong": {"rating": START_RATING, "games": 0},
+    }
+    with eng.connect() as c:
+        for r in c.execute(sa.select(db.ratings).where(db.ratings.c.user_id == user_id)):
+            if r.game == "matgo":
+                out["matgo"] = {
+                    "rating": round(r.rating, 1),
+                    "rd": round(r.rd, 1),
+                    "games": r.games,
+                }
+            else:
+                out["mahjong"] = {"rating": round(r.rating, 1), "games": r.games}
+    return out
+
+
+def _players(c: Connection, game_ids: list[int]) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {g: [] for g in game_ids}
+    if not game_ids:
+        return out
+    rows = c.execute(
+        sa.select(db.game_players.c.game_id, db.game_players.c.seat, db.users.c.username)
+        .join(db.users, db.users.c.id == db.game_players.c.user_id)
+        .where(db.game_players.c.game_id.in_(game_ids))
+        .order_by(db.game_players.c.game_id, db.game_players.c.seat)
+    )
+    for r in rows:
+        out[r.game_id].append(r.username)
+    return out
+
+
+def _game_summary(r: Any, players: list[str]) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "table_id": r.table_id,
+        "game": r.game,
+        "preset": r.preset,
+        "stake": r.stake,
+        "status": r.status,
+        "players": players,
+        "winner": r.winner,
+        "points": r.points,
+        "end": r.end_reason,
+        "started_at": _iso(r.started_at),
+        "finished_at": _iso(r.finished_at),
+    }
+
+
+def games_of(
+    eng: Engine, user_id: int, game: str | None, limit: int, before: int | None
+) -> list[dict[str, Any]]:
+    """Finished and aborted games of a player, newest first."""
+    q = (
+        sa.select(db.games)
+        .join(db.game_players, db.game_players.c.game_id == db.games.c.id)
+        .where(db.game_players.c.user_id == user_id, db.games.c.status != "playing")
+        .order_by(db.games.c.id.desc())
+        .limit(limit)
+    )
+    if game is not None:
+        q = q.where(db.games.c.game == game)
+    if before is not None:
+        q = q.where(db.games.c.id < before)
+    with eng.connect() as c:
+        rows = list(c.execute(q))
+        names = _players(c, [r.id for r in rows])
+    return [_game_summary(r, names[r.id]) for r in rows]
+
+
+def game_detail(eng: Engine, game_id: int) -> dict[str, Any] | None:
+    """A finished game with its record and result (None if missing or not finished)."""
+    with eng.connect() as c:
+        r = c.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
+        if r is None or r.status != "finished":
+            return None
+        out = _game_summary(r, _players(c, [r.id])[r.id])
+    out["record"] = r.record
+    out["result"] = r.result
+    out["payments"] = (r.result or {}).get("payments", [])
+    return out
+
+
+def leaderboard(eng: Engine, game: str, limit: int) -> list[dict[str, Any]]:
+    """Registered players and bots by rating (guests left out)."""
+    q = (
+        sa.select(db.ratings, db.users.c.username, db.users.c.is_bot)
+        .join(db.users, db.users.c.id == db.ratings.c.user_id)
+        .where(db.ratings.c.game == game, db.users.c.is_guest.is_(False))
+        .order_by(db.ratings.c.rating.desc(), db.users.c.id)
+        .limit(limit)
+    )
+    out = []
+    with eng.connect() as c:
+        for i, r in enumerate(c.execute(q), 1):
+            e: dict[str, Any] = {
+                "rank": i,
+                "username": r.username,
+                "bot": r.is_bot,
+                "rating": round(r.rating, 1),
+                "games": r.games,
+            }
+            if game == "matgo":
+                e["rd"] = round(r.rd, 1)
+            out.append(e)
+    return out
+
+
+def new_invite() -> str:
+    """A fresh invite code."""
+    return secrets.token_urlsafe(12)

@@ -1,0 +1,135 @@
+"""Wire errors and message checks: every failure the client sees has a stable code.
+
+:class:`WireError` carries a code of ``docs/protocol.md`` and an HTTP status; the
+engines' typed errors map to codes by :func:`wire_error`.
+
+>>> from madang.core.errors import IllegalActionError
+>>> e = wire_error(IllegalActionError("not your turn"))
+>>> e.code, e.status
+('illegal_action', 409)
+>>> parse_client_message('{"type": "act", "version": 3, "action": "go"}')["version"]
+3
+>>> parse_client_message('{"type": "act", "version": "3", "action": "go"}')
+Traceback (most recent call last):
+...
+madang.server.wire.WireError: version must be an integer
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from madang.core.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    MadangError,
+    RecordError,
+    RuleConfigError,
+    RulesError,
+)
+
+#: HTTP status of each wire code.
+STATUS: dict[str, int] = {
+    "bad_request": 400,
+    "invalid_action": 400,
+    "illegal_action": 409,
+    "rule_config": 400,
+    "bad_record": 400,
+    "rules_error": 400,
+    "stale_version": 409,
+    "not_seated": 403,
+    "game_over": 409,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "username_taken": 409,
+    "bad_credentials": 401,
+    "throttled": 429,
+    "seat_taken": 409,
+    "table_full": 409,
+    "too_large": 413,
+    "rate_limited": 429,
+    "internal": 500,
+}
+
+
+class WireError(Exception):
+    """A failure reported to a client: ``code`` (see :data:`STATUS`) and a message."""
+
+    def __init__(self, code: str, message: str, *, retry_after: float | None = None) -> None:
+        if code not in STATUS:
+            raise ValueError(f"unknown wire code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.status = STATUS[code]
+        self.retry_after = retry_after
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``error`` object of an HTTP answer."""
+        out: dict[str, Any] = {"code": self.code, "message": str(self)}
+        if self.retry_after is not None:
+            out["retry_after"] = round(self.retry_after, 1)
+        return out
+
+    def to_message(self, ref: Any = None) -> dict[str, Any]:
+        """The WebSocket ``error`` message."""
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": str(self)}
+        if ref is not None:
+            out["ref"] = ref
+        return out
+
+
+def wire_error(err: MadangError) -> WireError:
+    """The wire error of an engine error (the most specific class wins)."""
+    if isinstance(err, InvalidActionError):
+        code = "invalid_action"
+    elif isinstance(err, IllegalActionError):
+        code = "illegal_action"
+    elif isinstance(err, RuleConfigError):
+        code = "rule_config"
+    elif isinstance(err, RecordError):
+        code = "bad_record"
+    elif isinstance(err, RulesError):
+        code = "rules_error"
+    else:
+        code = "bad_request"
+    return WireError(code, str(err) or type(err).__name__)
+
+
+_TYPES = {"hello", "act", "ready", "ping"}
+
+
+def _int(obj: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
+    v = obj.get(key)
+    if v is None and optional:
+        return None
+    if type(v) is not int or not -(2**53) < v < 2**53:
+        raise WireError("bad_request", f"{key} must be an integer")
+    return v
+
+
+def parse_client_message(text: str | bytes) -> dict[str, Any]:
+    """Check one client message; return it with its fields typed, or raise WireError."""
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        raise WireError("bad_request", "a message must be one JSON object") from None
+    if not isinstance(obj, dict):
+        raise WireError("bad_request", "a message must be one JSON object")
+    kind = obj.get("type")
+    if kind not in _TYPES:
+        raise WireError("bad_request", f"unknown message type {kind!r}")
+    ref = obj.get("ref")
+    if ref is not None and (type(ref) is not int or not 0 <= ref < 2**53):
+        raise WireError("bad_request", "ref must be a non-negative integer")
+    out: dict[str, Any] = {"type": kind, "ref": ref}
+    if kind == "hello":
+        out["last_version"] = _int(obj, "last_version", optional=True)
+    elif kind == "act":
+        out["version"] = _int(obj, "version")
+        action = obj.get("action")
+        if not isinstance(action, str) or not 0 < len(action) <= 64:
+            raise WireError("bad_request", "action must be a move string")
+        out["action"] = action
+    return out

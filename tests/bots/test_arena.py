@@ -1,0 +1,113 @@
+"""The arena: duplicate deals with seats swapped, statistics, records and the CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from madang.arena import GameResult, deal_seed, make_adapter, run_arena, summarize
+from madang.bots import Budget
+from madang.cli import main
+from madang.core.errors import RuleConfigError
+from madang.matgo.record import replay
+
+FAST = Budget(time_s=None, iterations=2)
+KEYS = {
+    "game", "a", "b", "games", "deals", "wins", "draws", "win_rate_a", "mean_points_a",
+    "ci95_points_a", "decision_ms", "seed", "workers", "budget", "games_per_deal", "elapsed_s",
+}  # fmt: skip
+
+
+def test_cli_tiny_match_json() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        rc = main(
+            ["arena", "matgo", "--a", "hard", "--b", "greedy", "--games", "4", "--workers", "1",
+             "--seed", "3", "--iterations", "2", "--json", "--no-progress"]
+        )  # fmt: skip
+    assert rc == 0
+    r = json.loads(out.getvalue())
+    assert set(r) == KEYS
+    assert r["games"] == 4 and r["deals"] == 2 and r["games_per_deal"] == 2
+    assert r["wins"]["a"] + r["wins"]["b"] + r["draws"] == 4
+    assert set(r["decision_ms"]) == {"a", "b"}
+    assert {"bot", "decisions", "p50", "p95", "max"} <= set(r["decision_ms"]["a"])
+    assert r["decision_ms"]["a"]["bot"] == "hard"
+    lo, hi = r["ci95_points_a"]
+    assert lo <= r["mean_points_a"] <= hi
+
+
+def test_cli_text_output_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "matgo", "--a", "easy", "--b", "normal", "--games", "2",
+                 "--no-progress"]) == 0  # fmt: skip
+    text = capsys.readouterr().out
+    assert "easy (A) vs normal (B), 2 games on 1 deals" in text
+    assert main(["arena", "matgo", "--a", "nobody", "--games", "2", "--no-progress"]) == 2
+    assert "unknown matgo bot 'nobody'" in capsys.readouterr().err
+    assert main(["arena", "matgo", "--games", "0", "--no-progress"]) == 2
+
+
+def test_duplicate_deals_swap_seats_on_the_same_deck(tmp_path: Path) -> None:
+    r = run_arena("matgo", ["greedy", "random"], deals=3, seed=11, budget=FAST,
+                  records=str(tmp_path))  # fmt: skip
+    index = json.loads((tmp_path / "index.json").read_text())
+    games = index["games"]
+    assert len(games) == 6 == r["games"]
+    for d in range(3):
+        pair = [g for g in games if g["deal"] == d]
+        assert [g["seats"] for g in pair] == [["greedy", "random"], ["random", "greedy"]]
+        recs = [json.loads((tmp_path / g["file"]).read_text()) for g in pair]
+        assert recs[0]["deck"] == recs[1]["deck"]
+        assert recs[0]["dealer"] == recs[1]["dealer"]
+        for g, rec in zip(pair, recs, strict=True):
+            state = replay(rec)  # every record replays to the result the arena saw
+            assert state.over
+            winner = None if state.winner is None else g["seats"][state.winner]
+            assert winner == g["winner"]
+    decks = {tuple(json.loads((tmp_path / g["file"]).read_text())["deck"]) for g in games}
+    assert len(decks) == 3  # three different deals
+
+
+def test_adapter_deals_are_reproducible() -> None:
+    a = make_adapter("matgo")
+    s = deal_seed(5, 0)
+    assert a.deck_of(a.new_state(s)) == a.deck_of(a.new_state(s))
+    assert a.deck_of(a.new_state(s)) != a.deck_of(a.new_state(deal_seed(5, 1)))
+    assert a.rotations(2) == [[0, 1], [1, 0]]
+    with pytest.raises(RuleConfigError):
+        a.rotations(3)
+    with pytest.raises(RuleConfigError):
+        make_adapter("chess")
+
+
+def test_workers_do_not_change_the_result() -> None:
+    kw = {"deals": 4, "seed": 2, "budget": FAST}
+    one = run_arena("matgo", ["greedy", "random"], workers=1, **kw)  # type: ignore[arg-type]
+    two = run_arena("matgo", ["greedy", "random"], workers=2, chunk=1, **kw)  # type: ignore[arg-type]
+    for key in ("wins", "draws", "mean_points_a", "ci95_points_a", "win_rate_a"):
+        assert one[key] == two[key]
+
+
+def test_summary_statistics_are_paired_by_deal() -> None:
+    games = [
+        GameResult(0, 0, [0, 1], [10, -10], 0),
+        GameResult(0, 1, [1, 0], [-4, 4], 1),
+        GameResult(1, 0, [0, 1], [0, 0], None),
+        GameResult(1, 1, [1, 0], [6, -6], 0),
+    ]
+    r = summarize("matgo", ["x", "y"], games, [[0.001, 0.003], [0.002]])
+    assert r["wins"] == {"a": 2, "b": 1} and r["draws"] == 1
+    assert r["win_rate_a"] == round(2 / 3, 4)
+    assert r["mean_points_a"] == 3.0  # deals average (10 - 4) / 2 = 3 and (0 + 6) / 2 = 3
+    assert r["ci95_points_a"] == [3.0, 3.0]
+    assert r["decision_ms"]["a"]["p50"] == 1.0 and r["decision_ms"]["a"]["p95"] == 3.0
+
+
+@pytest.mark.parametrize("kwargs", [{"deals": 0}, {"deals": 1, "workers": 0}], ids=str)
+def test_bad_arena_arguments(kwargs: dict[str, int]) -> None:
+    with pytest.raises(RuleConfigError):
+        run_arena("matgo", ["easy", "easy"], **kwargs)  # type: ignore[arg-type]

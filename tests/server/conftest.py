@@ -1,0 +1,120 @@
+"""Fixtures: the real app on SQLite always, and on PostgreSQL when
+``MADANG_TEST_POSTGRES_URL`` is set (every app test runs on both)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from madang.server.app import create_app
+from madang.server.config import ServerConfig
+from madang.server.db import make_engine
+
+PG_URL = os.environ.get("MADANG_TEST_POSTGRES_URL")
+
+BACKENDS = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(not PG_URL, reason="MADANG_TEST_POSTGRES_URL is not set"),
+    ),
+]
+
+
+def reset_postgres(url: str) -> None:
+    """Drop everything in the test database."""
+    eng = make_engine(url)
+    with eng.begin() as c:
+        c.execute(sa.text("DROP SCHEMA public CASCADE"))
+        c.execute(sa.text("CREATE SCHEMA public"))
+    eng.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'madang.sqlite3'}"
+    assert PG_URL is not None
+    reset_postgres(PG_URL)
+    return PG_URL
+
+
+def test_config(db_url: str, **overrides: Any) -> ServerConfig:
+    base: dict[str, Any] = {
+        "database_url": db_url,
+        "argon2_time_cost": 1,
+        "argon2_memory_kib": 8192,
+        "bot_delay": 0.0,
+        "bot_budget_s": 0.01,
+        "next_game_seconds": 30.0,
+    }
+    base.update(overrides)
+    return ServerConfig(**base)
+
+
+@pytest.fixture
+def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
+    """Build (and afterwards close) TestClients of one app config per call."""
+    opened: list[TestClient] = []
+
+    def make(**overrides: Any) -> TestClient:
+        c = TestClient(create_app(test_config(db_url, **overrides)))
+        c.__enter__()
+        opened.append(c)
+        return c
+
+    yield make
+    for c in reversed(opened):
+        c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    return make_client()
+
+
+def register(c: TestClient, name: str = "minsu", password: str = "secret1") -> dict[str, Any]:
+    r = c.post("/api/register", json={"username": name, "password": password})
+    assert r.status_code == 201, r.text
+    user: dict[str, Any] = r.json()["user"]
+    return user
+
+
+def recv_until(ws: Any, kind: str) -> dict[str, Any]:
+    """Read messages until one of type ``kind`` (others are skipped)."""
+    for _ in range(10_000):
+        m: dict[str, Any] = ws.receive_json()
+        if m["type"] == kind:
+            return m
+    raise AssertionError(f"no {kind} message")
+
+
+def play_out(
+    ws: Any, seat: int, state: dict[str, Any], pick: Callable[[list[str]], str]
+) -> dict[str, Any]:
+    """Answer every prompt of ``seat`` until the game's result arrives; the last update."""
+    version = state["version"]
+    prompt = state.get("prompt")
+    for _ in range(5000):
+        if prompt and prompt["seat"] == seat:
+            ws.send_text(
+                json.dumps({"type": "act", "version": version, "action": pick(prompt["legal"])})
+            )
+        m = ws.receive_json()
+        if m["type"] == "error":
+            raise AssertionError(m)
+        if m["type"] != "update":
+            continue
+        assert m["version"] == version + 1
+        version = m["version"]
+        prompt = m["prompt"]
+        if "result" in m:
+            return m
+    raise AssertionError("the game did not end")

@@ -1,0 +1,205 @@
+"""Accounts, lobby and reading endpoints against the real app (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.server.conftest import register
+
+
+def error_code(r: object) -> str:
+    code: str = r.json()["error"]["code"]  # type: ignore[attr-defined]
+    return code
+
+
+def test_register_login_logout(client: TestClient) -> None:
+    user = register(client)
+    assert user["username"] == "minsu" and not user["guest"]
+    cookie = client.cookies.get("madang_session")
+    assert cookie
+    me = client.get("/api/me").json()
+    assert me["balance"] == 0 and me["ratings"]["matgo"]["rating"] == 1500
+    assert client.post("/api/logout").json() == {"ok": True}
+    client.cookies.clear()
+    assert error_code(client.get("/api/me")) == "unauthorized"
+    r = client.post("/api/login", json={"username": "minsu", "password": "secret1"})
+    assert r.status_code == 200 and r.json()["user"]["id"] == user["id"]
+    set_cookie = r.headers["set-cookie"].lower()
+    assert "httponly" in set_cookie and "samesite=lax" in set_cookie
+
+
+def test_old_session_dies_on_logout(client: TestClient) -> None:
+    register(client)
+    token = client.cookies.get("madang_session")
+    client.post("/api/logout")
+    client.cookies.set("madang_session", token or "")
+    assert client.get("/api/me").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"username": "ab", "password": "secret1"}, "bad_request"),
+        ({"username": "has space", "password": "secret1"}, "bad_request"),
+        ({"username": "bot-easy", "password": "secret1"}, "bad_request"),
+        ({"username": "minsu2", "password": "short"}, "bad_request"),
+        ({"username": 5, "password": "secret1"}, "bad_request"),
+        ({"username": "minsu"}, "bad_request"),
+    ],
+    ids=["short-name", "space", "reserved", "short-password", "number-name", "no-password"],
+)
+def test_register_rejects_bad_input(client: TestClient, body: dict[str, object], code: str) -> None:
+    r = client.post("/api/register", json=body)
+    assert r.status_code == 400 and error_code(r) == code
+
+
+def test_duplicate_name_and_bad_credentials(client: TestClient) -> None:
+    register(client)
+    client.cookies.clear()
+    r = client.post("/api/register", json={"username": "minsu", "password": "another1"})
+    assert r.status_code == 409 and error_code(r) == "username_taken"
+    r = client.post("/api/login", json={"username": "minsu", "password": "wrong!!"})
+    assert r.status_code == 401 and error_code(r) == "bad_credentials"
+    r = client.post("/api/login", json={"username": "nobody", "password": "wrong!!"})
+    assert r.status_code == 401
+
+
+def test_login_throttling(make_client: Callable[..., TestClient]) -> None:
+    c = make_client(login_failures=3)
+    register(c)
+    c.cookies.clear()
+    for _ in range(3):
+        assert (
+            c.post("/api/login", json={"username": "minsu", "password": "nope!!"}).status_code
+            == 401
+        )
+    r = c.post("/api/login", json={"username": "minsu", "password": "secret1"})
+    assert r.status_code == 429 and error_code(r) == "throttled"
+    assert r.json()["error"]["retry_after"] > 0
+
+
+def test_guest_then_register_keeps_the_account(client: TestClient) -> None:
+    r = client.post("/api/guest")
+    assert r.status_code == 201
+    guest = r.json()["user"]
+    assert guest["guest"] and guest["username"].startswith("guest-")
+    user = register(client, "jiyoung")
+    assert user["id"] == guest["id"] and not user["guest"]
+
+
+def test_bodies_malformed_and_oversized(client: TestClient) -> None:
+    r = client.post("/api/register", content=b"{nope", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and error_code(r) == "bad_request"
+    r = client.post("/api/register", content=b"[1, 2]")
+    assert error_code(r) == "bad_request"
+    r = client.post("/api/register", content=b"x" * (70 * 1024))
+    assert r.status_code == 413 and error_code(r) == "too_large"
+
+
+def test_config_and_static(client: TestClient) -> None:
+    cfg = client.get("/api/config").json()
+    assert cfg["games"]["matgo"]["seats"] == 2 and cfg["games"]["mahjong"]["seats"] == 4
+    assert "default" in cfg["games"]["matgo"]["presets"]
+    assert cfg["bot_levels"] == ["easy", "normal", "hard"]
+    r = client.get("/")
+    assert r.status_code == 200 and "html" in r.headers["content-type"]
+    assert client.get("/table/3").status_code == 200  # client-side route
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and error_code(r) == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"game": "poker", "seats": []}, "bad_request"),
+        (
+            {"game": "matgo", "preset": "nope", "seats": [{"kind": "human"}, {"kind": "bot"}]},
+            "rule_config",
+        ),
+        ({"game": "matgo", "seats": [{"kind": "human"}]}, "bad_request"),
+        ({"game": "matgo", "seats": [{"kind": "bot"}, {"kind": "bot"}]}, "bad_request"),
+        (
+            {"game": "matgo", "stake": 0, "seats": [{"kind": "human"}, {"kind": "bot"}]},
+            "bad_request",
+        ),
+        (
+            {"game": "matgo", "seats": [{"kind": "human"}, {"kind": "bot", "level": "god"}]},
+            "bad_request",
+        ),
+        ({"game": "matgo", "seats": [{"kind": "human"}, {"kind": "alien"}]}, "bad_request"),
+    ],
+    ids=[
+        "unknown-game",
+        "unknown-preset",
+        "too-few-seats",
+        "no-person",
+        "zero-stake",
+        "unknown-level",
+        "unknown-kind",
+    ],
+)
+def test_create_table_rejects(client: TestClient, body: dict[str, object], code: str) -> None:
+    register(client)
+    r = client.post("/api/tables", json=body)
+    assert error_code(r) == code
+    assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_create_join_and_private_tables(make_client: Callable[..., TestClient]) -> None:
+    a = make_client()
+    register(a, "host1")
+    assert (
+        a.post("/api/tables", json={"game": "matgo", "seats": [{"kind": "human"}] * 2}).status_code
+        == 201
+    )
+    r = a.post(
+        "/api/tables",
+        json={"game": "matgo", "private": True, "stake": 100, "seats": [{"kind": "human"}] * 2},
+    )
+    private = r.json()
+    tid = private["table"]["id"]
+    assert private["invite_url"].endswith(private["table"]["invite"])
+    lobby = a.get("/api/tables").json()["tables"]
+    assert [t["id"] for t in lobby] == [tid - 1]  # the private one is not listed
+    assert "invite" not in lobby[0]
+    b = a  # one client (one event loop); users differ by their cookies
+    a.cookies.clear()
+    register(b, "guest1x")
+    r = b.post(f"/api/tables/{tid}/join", json={})
+    assert r.status_code == 403 and error_code(r) == "forbidden"
+    assert error_code(b.get(f"/api/tables/{tid}")) == "forbidden"
+    r = b.post(f"/api/tables/{tid}/join", json={"invite": private["table"]["invite"]})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    assert r.json()["table"]["status"] == "playing"
+    c = a
+    a.cookies.clear()
+    register(c, "third1")
+    r = c.post(f"/api/tables/{tid}/join", json={"invite": private["table"]["invite"]})
+    assert error_code(r) == "table_full"
+    r = c.post(f"/api/tables/{tid - 1}/join", json={"seat": 0})
+    assert error_code(r) == "seat_taken"
+    assert error_code(c.post("/api/tables/999/join", json={})) == "not_found"
+
+
+def test_leave_before_start_frees_the_seat(client: TestClient) -> None:
+    register(client)
+    tid = client.post(
+        "/api/tables", json={"game": "matgo", "seats": [{"kind": "human"}] * 2}
+    ).json()["table"]["id"]
+    assert client.post(f"/api/tables/{tid}/leave").json() == {"ok": True}
+    seats = client.get(f"/api/tables/{tid}").json()["table"]["seats"]
+    assert seats[0]["username"] is None
+    assert error_code(client.post(f"/api/tables/{tid}/leave")) == "not_seated"
+
+
+def test_reading_endpoints_need_valid_arguments(client: TestClient) -> None:
+    register(client)
+    assert error_code(client.get("/api/ledger?limit=x")) == "bad_request"
+    assert error_code(client.get("/api/games?game=chess")) == "bad_request"
+    assert error_code(client.get("/api/games?user=nobody")) == "not_found"
+    assert error_code(client.get("/api/games/12345")) == "not_found"
+    assert error_code(client.get("/api/games/12345/replay")) == "not_found"
+    assert error_code(client.get("/api/leaderboard?game=go")) == "bad_request"
+    assert client.get("/api/leaderboard?game=mahjong").json() == {"game": "mahjong", "entries": []}

@@ -1,0 +1,149 @@
+"""No client ever receives another seat's hidden cards or the deck/wall order.
+
+Random games run through the real room actor; every seat and a spectator is a client
+that answers its prompts with random legal moves (through the actor's queue, like a
+WebSocket client) and checks every message it is sent against the live game state at
+the moment of sending.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+
+from madang.matgo.cards import BIT, CODES
+from madang.server import store
+from madang.server.config import ServerConfig
+from madang.server.db import make_engine, migrate
+from madang.server.room import Conn, Room, Seat
+
+FORBIDDEN_KEYS = {"deck", "wall", "seed", "pile_order"}
+
+
+def walk(obj: Any, keys: set[str], strings: list[str]) -> None:
+    if isinstance(obj, dict):
+        keys.update(obj)
+        for v in obj.values():
+            walk(v, keys, strings)
+    elif isinstance(obj, list):
+        for v in obj:
+            walk(v, keys, strings)
+    elif isinstance(obj, str):
+        strings.append(obj)
+
+
+def matgo_hidden(room: Room, seat: int | None) -> set[str]:
+    g = room.session.match.game  # type: ignore[union-attr]
+    hidden = 0
+    for c in g.pile:
+        hidden |= BIT[c]
+    for p in (0, 1):
+        if p != seat:
+            hidden |= g.hands[p] & ~g.revealed[p]
+    return {CODES[c] for c in range(len(CODES)) if hidden >> c & 1}
+
+
+def check_mahjong(msg: dict[str, Any], seat: int | None) -> None:
+    view = msg.get("view")
+    if view:
+        for p in view["players"]:
+            if p["seat"] != seat:
+                assert p["hand"] is None and p["drawn"] is None and p["golla"] is None
+    for e in msg.get("events", []):
+        if e.get("seat") != seat or seat is None:
+            assert e["type"] not in ("ask", "answer"), e
+            if e["type"] == "draw":
+                assert "tile" not in e, e
+            if e["type"] == "deal":
+                assert "tiles" not in e, e
+    prompt = msg.get("prompt")
+    assert prompt is None or prompt["seat"] == seat
+
+
+class Checker(Conn):
+    """A client that checks each message and answers its prompts at random."""
+
+    def __init__(self, room: Room, seat: int | None, rng: random.Random) -> None:
+        super().__init__(seat, None)
+        self.room = room
+        self.rng = rng
+        self.version = 0
+        self.count = 0
+        self.hello = True
+
+    def send(self, text: str) -> None:
+        msg = json.loads(text)
+        self.count += 1
+        keys: set[str] = set()
+        strings: list[str] = []
+        walk(msg, keys, strings)
+        assert not keys & FORBIDDEN_KEYS, keys & FORBIDDEN_KEYS
+        if msg["type"] not in ("update", "snapshot"):
+            return
+        if self.room.game == "matgo":
+            leaked = set(strings) & matgo_hidden(self.room, self.seat)
+            assert not leaked, (self.seat, leaked, msg)
+        else:
+            check_mahjong(msg, self.seat)
+        self.version = msg["version"]
+        prompt = msg.get("prompt")
+        if prompt and self.seat is not None:
+            self.room.submit("act", self, self.version, self.rng.choice(prompt["legal"]), None)
+        if "result" in msg and self.seat is not None:
+            self.room.submit("ready", self)
+
+
+async def run_games(game: str, games: int, seed: int) -> tuple[int, int]:
+    eng = make_engine("sqlite://")
+    migrate(eng)
+    seats = SEATS_OF[game]
+    users = [store.create_user(eng, f"user{i}", None) for i in range(seats)]
+    config = ServerConfig(bot_delay=0.0, next_game_seconds=30.0)
+    room = Room(
+        table_id=store.create_table(
+            eng,
+            game=game,
+            preset="default",
+            stake=1,
+            private=False,
+            invite="x",
+            seats=[],
+            created_by=users[0]["id"],
+        ),
+        game=game,
+        preset="default",
+        stake=1,
+        private=False,
+        invite="x",
+        seats=[
+            Seat(i, "human", user_id=u["id"], username=u["username"]) for i, u in enumerate(users)
+        ],
+        config=config,
+        engine=eng,
+        seed=seed,
+    )
+    rng = random.Random(seed)
+    conns = [Checker(room, s, rng) for s in range(seats)] + [Checker(room, None, rng)]
+    for c in conns:
+        room._attach(c)
+    room.start()
+    for _ in range(20_000):
+        await asyncio.sleep(0.001)
+        if room.games_played >= games:
+            break
+    await room.shutdown()
+    return room.games_played, sum(c.count for c in conns)
+
+
+SEATS_OF = {"matgo": 2, "mahjong": 4}
+
+
+@pytest.mark.parametrize(("game", "games"), [("matgo", 40), ("mahjong", 6)])
+def test_no_message_leaks_hidden_cards(game: str, games: int) -> None:
+    played, messages = asyncio.run(run_games(game, games, seed=11))
+    assert played >= games
+    assert messages > games * 20

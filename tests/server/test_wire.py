@@ -1,0 +1,86 @@
+"""Client message checks and the mapping of engine errors to wire codes."""
+
+from __future__ import annotations
+
+import pytest
+
+from madang.core.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    MadangError,
+    RecordError,
+    RuleConfigError,
+    RulesError,
+)
+from madang.server.wire import STATUS, WireError, parse_client_message, wire_error
+
+
+@pytest.mark.parametrize(
+    ("error", "code"),
+    [
+        (InvalidActionError("x"), "invalid_action"),
+        (IllegalActionError("x"), "illegal_action"),
+        (RuleConfigError("x"), "rule_config"),
+        (RecordError("x"), "bad_record"),
+        (RulesError("x"), "rules_error"),
+        (MadangError("x"), "bad_request"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else type(v).__name__,
+)
+def test_engine_errors_map_to_codes(error: MadangError, code: str) -> None:
+    w = wire_error(error)
+    assert w.code == code and w.status == STATUS[code]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "null",
+        "[]",
+        "42",
+        "{",
+        '{"type": "fly"}',
+        '{"type": "act"}',
+        '{"type": "act", "version": 1}',
+        '{"type": "act", "version": 1.5, "action": "go"}',
+        '{"type": "act", "version": true, "action": "go"}',
+        '{"type": "act", "version": 1, "action": ""}',
+        '{"type": "act", "version": 1, "action": 7}',
+        '{"type": "act", "version": 1, "action": "go", "ref": -1}',
+        '{"type": "hello", "last_version": "3"}',
+        "[" * 5000 + "]" * 5000,
+    ],
+    ids=[
+        "empty",
+        "null",
+        "list",
+        "number",
+        "truncated",
+        "unknown-type",
+        "act-no-version",
+        "act-no-action",
+        "float-version",
+        "bool-version",
+        "empty-action",
+        "int-action",
+        "negative-ref",
+        "string-last-version",
+        "deep-nesting",
+    ],
+)
+def test_malformed_messages_are_bad_request(text: str) -> None:
+    with pytest.raises(WireError) as e:
+        parse_client_message(text)
+    assert e.value.code == "bad_request"
+
+
+def test_good_messages_parse() -> None:
+    assert parse_client_message('{"type": "hello", "last_version": null}')["last_version"] is None
+    m = parse_client_message('{"type": "act", "version": 0, "action": "play 01a", "ref": 3}')
+    assert (m["version"], m["action"], m["ref"]) == (0, "play 01a", 3)
+
+
+def test_unknown_wire_code_is_refused() -> None:
+    with pytest.raises(ValueError):
+        WireError("nope", "x")

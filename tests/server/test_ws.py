@@ -1,0 +1,233 @@
+"""The live table over real WebSockets: play, errors, reconnection, timers, durability."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+from tests.server.conftest import play_out, recv_until, register
+
+MATGO_VS_BOT = {
+    "game": "matgo",
+    "stake": 10,
+    "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+}
+
+
+def new_table(c: TestClient, body: dict[str, Any] = MATGO_VS_BOT) -> int:
+    r = c.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    tid: int = r.json()["table"]["id"]
+    return tid
+
+
+def hello(ws: Any, last: int | None = None) -> dict[str, Any]:
+    ws.send_text(json.dumps({"type": "hello", "last_version": last}))
+    recv_until(ws, "welcome")
+    return recv_until(ws, "snapshot")
+
+
+def test_whole_matgo_game_settles_ledger_history_and_ratings(client: TestClient) -> None:
+    register(client)
+    tid = new_table(client)
+    rng = random.Random(1)
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        assert snap["status"] == "playing" and snap["view"]["seat"] == 0
+        last = play_out(ws, 0, snap, rng.choice)
+    result = last["result"]
+    assert last["view"]["over"] and last["prompt"] is None
+    me = client.get("/api/me").json()
+    mine = sum(p["amount"] * (1 if p["to"] == 0 else -1) for p in result["payments"])
+    assert me["balance"] == mine
+    ledger = client.get("/api/ledger").json()
+    assert sum(e["amount"] for e in ledger["entries"]) == mine
+    games = client.get("/api/games").json()["games"]
+    assert games[0]["id"] == result["game_id"] and games[0]["players"] == ["minsu", "bot-easy"]
+    detail = client.get(f"/api/games/{result['game_id']}").json()
+    assert detail["record"]["game"] == "matgo" and detail["payments"] == result["payments"]
+    frames = client.get(f"/api/games/{result['game_id']}/replay").json()["frames"]
+    assert len(frames) == len(detail["record"]["moves"]) + 1
+    if result["winner"] is not None:
+        assert me["ratings"]["matgo"]["games"] == 1
+        board = client.get("/api/leaderboard").json()["entries"]
+        assert {e["username"] for e in board} == {"minsu", "bot-easy"}
+
+
+def test_errors_change_nothing(client: TestClient) -> None:
+    register(client)
+    tid = new_table(client)
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        v = snap["version"]
+        bad = [
+            ("{not json", "bad_request"),
+            (json.dumps({"type": "act", "version": v - 1, "action": "go"}), "stale_version"),
+            (json.dumps({"type": "act", "version": v, "action": "fly away"}), "invalid_action"),
+            (json.dumps({"type": "act", "version": v, "action": "play 99z"}), "invalid_action"),
+            (json.dumps({"type": "act", "version": v, "action": "go", "ref": 9}), "illegal_action"),
+            (json.dumps({"type": "ready"}), "game_over"),
+            ("x" * 5000, "too_large"),
+        ]
+        if snap["prompt"] is None:  # the bot dealt first and it is not our turn yet
+            bad = bad[:2]
+        for text, code in bad:
+            ws.send_text(text)
+            m = recv_until(ws, "error")
+            assert m["code"] == code, (text[:40], m)
+        ws.send_text(json.dumps({"type": "hello", "last_version": v}))
+        recv_until(ws, "welcome")
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert recv_until(ws, "pong")["server_time"] > 0  # nothing was missed, no update
+
+
+def test_rate_limit(make_client: Callable[..., TestClient]) -> None:
+    c = make_client(rate_per_s=1.0, rate_burst=3.0)
+    register(c)
+    tid = new_table(c)
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        for _ in range(6):
+            ws.send_text(json.dumps({"type": "ping"}))
+        got: list[dict[str, Any]] = []
+        while len(got) < 6:
+            m = ws.receive_json()
+            if m["type"] in ("pong", "error"):
+                got.append(m)
+        codes = [m.get("code") for m in got if m["type"] == "error"]
+        assert codes and set(codes) == {"rate_limited"}
+        assert sum(m["type"] == "pong" for m in got) + len(codes) == 6
+
+
+def test_spectator_cannot_act_and_sees_no_hand(client: TestClient) -> None:
+    register(client)
+    tid = new_table(client)
+    client.cookies.clear()
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        assert snap["view"]["seat"] is None and "hand" not in snap["view"]
+        ws.send_text(json.dumps({"type": "act", "version": snap["version"], "action": "go"}))
+        assert recv_until(ws, "error")["code"] == "not_seated"
+
+
+def test_reconnect_gets_missed_updates_or_snapshot(client: TestClient) -> None:
+    register(client)
+    tid = new_table(client)
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        v0 = snap["version"]
+        updates = []
+        version, prompt = v0, snap["prompt"]
+        while len(updates) < 3:
+            if prompt and prompt["seat"] == 0:
+                ws.send_text(
+                    json.dumps({"type": "act", "version": version, "action": prompt["legal"][0]})
+                )
+            m = ws.receive_json()
+            if m["type"] == "update":
+                updates.append(m)
+                version, prompt = m["version"], m["prompt"]
+                if "result" in m:
+                    break
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "last_version": v0}))
+        recv_until(ws, "welcome")
+        again = [recv_until(ws, "update") for _ in updates]
+        assert [u["version"] for u in again] == [u["version"] for u in updates]
+        assert again[0]["events"] == updates[0]["events"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap2 = hello(ws, None)
+        assert snap2["version"] >= updates[-1]["version"]
+        ws.send_text(json.dumps({"type": "hello", "last_version": 10**9}))
+        recv_until(ws, "welcome")
+        assert recv_until(ws, "snapshot")["version"] == snap2["version"]
+
+
+def test_timer_plays_the_default_answer(make_client: Callable[..., TestClient]) -> None:
+    c = make_client(turn_seconds=0.2)
+    register(c)
+    tid = new_table(c)
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        prompt, version = snap["prompt"], snap["version"]
+        while not (prompt and prompt["seat"] == 0):
+            m = recv_until(ws, "update")
+            prompt, version = m["prompt"], m["version"]
+        assert 0 < prompt["remaining_ms"] <= 200 and prompt["deadline"] > time.time() * 1000 - 1000
+        m = recv_until(ws, "update")  # nobody answered: the server played for us
+        played = [e for e in m["events"] if e.get("seat") == 0]
+        assert played, m["events"]
+        ws.send_text(json.dumps({"type": "act", "version": version, "action": prompt["legal"][0]}))
+        assert recv_until(ws, "error")["code"] == "stale_version"
+
+
+def test_bot_takes_over_a_dropped_seat_and_hands_it_back(
+    make_client: Callable[..., TestClient],
+) -> None:
+    c = make_client(grace_seconds=0.05)
+    register(c, "host1")
+    host = c.cookies.get("madang_session")
+    tid = new_table(c, {"game": "matgo", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    c.cookies.clear()
+    register(c, "other1")
+    assert c.post(f"/api/tables/{tid}/join", json={}).json()["seat"] == 1
+    # Nobody connects: after the grace period bots answer both seats, the game ends.
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        games = c.get("/api/games").json()["games"]
+        if games:
+            break
+        time.sleep(0.05)
+    assert games and games[0]["status"] == "finished"
+    c.cookies.set("madang_session", host or "")
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "last_version": None}))
+        recv_until(ws, "welcome")
+        snap = recv_until(ws, "snapshot")
+        assert snap["seats"][0]["bot_control"] is False  # handed back on return
+        assert snap["seats"][1]["bot_control"] is True
+
+
+def test_mahjong_hand_with_three_bots(client: TestClient) -> None:
+    register(client)
+    body = {
+        "game": "mahjong",
+        "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * 3,
+    }
+    tid = new_table(client, body)
+    rng = random.Random(2)
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        assert snap["view"]["game"] == "mahjong" and snap["view"]["players"][1]["hand"] is None
+        last = play_out(ws, 0, snap, rng.choice)
+    assert last["view"]["result"] is not None
+    games = client.get("/api/games").json()["games"]
+    assert games[0]["game"] == "mahjong" and games[0]["status"] == "finished"
+    frames = client.get(f"/api/games/{games[0]['id']}/replay").json()["frames"]
+    assert all(p["hand"] is not None for p in frames[0]["view"]["players"])
+
+
+def test_restart_keeps_finished_games_and_aborts_running_ones(
+    make_client: Callable[..., TestClient],
+) -> None:
+    c = make_client()
+    register(c)
+    cookie = c.cookies.get("madang_session")
+    tid = new_table(c)
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        last = play_out(ws, 0, hello(ws), random.Random(3).choice)
+        ws.send_text(json.dumps({"type": "ready"}))
+        nxt = recv_until(ws, "update")
+        assert nxt["game_no"] == last["game_no"] + 1
+    balance = c.get("/api/me").json()["balance"]
+    c.__exit__(None, None, None)  # the server stops with game 2 running
+    c2 = make_client()
+    c2.cookies.set("madang_session", cookie or "")
+    assert c2.get("/api/me").json()["balance"] == balance
+    games = c2.get("/api/games").json()["games"]
+    assert [g["status"] for g in games] == ["aborted", "finished"]
+    assert c2.get("/api/tables").json()["tables"] == []
+    assert c2.post(f"/api/tables/{tid}/join", json={}).status_code == 404
