@@ -58,6 +58,7 @@ from madang.matgo.scoring import best_jokbo_points, jokbo_points, settle
 _CODE_BIT = {c: 1 << i for i, c in enumerate(CODES)}
 _DANS = (HONGDAN_MASK, CHEONGDAN_MASK, CHODAN_MASK)
 
+
 @dataclass(frozen=True, slots=True)
 class Weights:
     """The knobs of the valuation (points-equivalents); the defaults are the greedy bot's."""
