@@ -131,8 +131,99 @@ class MatgoAdapter:
         return export_record(state)
 
 
+class MahjongAdapter:
+    """Korean mahjong for the arena: four seats, one agent A against three others.
+
+    A deal is one wall (dealer seat 0, East round); it is played four times, agent A at
+    seat 0, 1, 2 and 3 in turn and the other agents in the remaining seats in order, so A
+    meets every seat's tiles once.
+    """
+
+    game = "mahjong"
+    seats = 4
+
+    def __init__(self, rules: dict[str, Any] | None = None) -> None:
+        from madang.mahjong.rules import MahjongRules
+
+        self.rules = MahjongRules.from_dict(rules or {})
+
+    def rotations(self, agents: int) -> list[list[int]]:
+        """Agent 0 at seat r, the others (1, 2, 3) in the other seats in order."""
+        if agents != 4:
+            raise RuleConfigError(f"mahjong is played by 4 agents, not {agents}")
+        out = []
+        for r in range(4):
+            others = iter((1, 2, 3))
+            out.append([0 if s == r else next(others) for s in range(4)])
+        return out
+
+    def new_state(self, deal_seed: int) -> Any:
+        """The wall shuffled by ``deal_seed``; seat 0 deals."""
+        from madang.mahjong.engine import new_hand
+
+        return new_hand(self.rules, seed=deal_seed)
+
+    def deck_of(self, state: Any) -> Any:
+        """The wall order and the dealer."""
+        return (tuple(state.wall), state.dealer)
+
+    def view(self, state: Any, seat: int) -> dict[str, Any]:
+        """``madang.mahjong.view.view(state, seat)``: a fresh dict."""
+        from madang.mahjong.view import view
+
+        return view(state, seat)
+
+    def current(self, state: Any) -> int:
+        """The first seat still to answer (claims are answered one seat at a time)."""
+        seat: int = state.pending[0]
+        return seat
+
+    def legal(self, state: Any) -> list[Any]:
+        """The legal actions of the seat to answer."""
+        from madang.mahjong.engine import legal_actions
+
+        return legal_actions(state, state.pending[0])
+
+    def step(self, state: Any, action: Any) -> None:
+        """Apply ``action``."""
+        from madang.mahjong.engine import step
+
+        step(state, action)
+
+    def over(self, state: Any) -> bool:
+        """Whether the hand has ended."""
+        return state.result is not None
+
+    def net_points(self, state: Any) -> list[int]:
+        """Per seat, points received minus points paid."""
+        net = [0, 0, 0, 0]
+        for frm, to, pts, _ in state.result.payments:
+            net[to] += pts
+            net[frm] -= pts
+        return net
+
+    def winner(self, state: Any) -> int | None:
+        """The (first) winning seat, or ``None`` after 나가리."""
+        winners = state.result.winners
+        return winners[0].seat if winners else None
+
+    def deal_ins(self, state: Any) -> list[bool]:
+        """Per seat, whether its discard (or added kan) was won on."""
+        sources = {w.source for w in state.result.winners if w.by == "ron"}
+        return [s in sources for s in range(4)]
+
+    def record(self, state: Any) -> dict[str, Any]:
+        """``export_record``: replayable with ``madang mahjong replay``."""
+        from madang.mahjong.record import export_record
+
+        return export_record(state)
+
+
 #: Arena adapters by game: ``"module:Class"``, imported when first used.
-ADAPTERS: dict[str, str] = {"matgo": "madang.arena:MatgoAdapter"}
+ADAPTERS: dict[str, str] = {
+    "matgo": "madang.arena:MatgoAdapter",
+    "mahjong": "madang.arena:MahjongAdapter",
+}
 
 
 def make_adapter(game: str, rules: dict[str, Any] | None = None) -> ArenaAdapter:
@@ -162,6 +253,7 @@ class GameResult:
     net: list[int]  #: per agent: points received minus paid
     winner: int | None  #: the winning agent, or None
     record_file: str | None = None
+    deal_in: list[bool] = field(default_factory=list)  #: per agent (games that have it)
 
 
 @dataclass
@@ -200,6 +292,11 @@ def play_deals(
                 out.times[a].extend(log.times[s])
             w = adapter.winner(state)
             res = GameResult(d, r, list(seats), net, None if w is None else seats[w])
+            deal_ins = getattr(adapter, "deal_ins", None)
+            if deal_ins is not None:
+                res.deal_in = [False] * len(agents)
+                for s, dealt in enumerate(deal_ins(state)):
+                    res.deal_in[seats[s]] = res.deal_in[seats[s]] or dealt
             if records is not None:
                 name = f"{game}-{d:06d}-r{r}.json"
                 with open(os.path.join(records, name), "w", encoding="utf-8") as f:
@@ -247,7 +344,18 @@ def summarize(
         }
         for i in range(len(bots))
     }
+    extra: dict[str, Any] = {}
+    if len(bots) > 2 and games:
+        # 1 against the others: A's share of all games won, and how often A dealt in.
+        extra["hand_win_rate_a"] = round(wins_a / len(games), 4)
+        extra["others_win_rate_each"] = round(wins_other / len(games) / (len(bots) - 1), 4)
+        if games[0].deal_in:
+            extra["deal_in_rate_a"] = round(sum(g.deal_in[0] for g in games) / len(games), 4)
+            extra["deal_in_rate_others_each"] = round(
+                sum(sum(g.deal_in[1:]) for g in games) / len(games) / (len(bots) - 1), 4
+            )
     return {
+        **extra,
         "game": game,
         "a": bots[0],
         "b": bots[1] if len(bots) == 2 else list(bots[1:]),

@@ -2,6 +2,7 @@
 
     madang arena matgo --a hard --b greedy --games 2000 --workers 2 [--seed S] [--json]
                        [--records DIR] [--budget-ms N] [--iterations N]
+    madang arena mahjong --a hard --others normal --hands 2000 [--preset yangpan] …
 
 ``--games`` counts games: each deal is played twice, seats swapped, so 2,000 games are
 1,000 deals (an odd count is rounded up to whole deals). A Rich progress bar goes to
@@ -31,6 +32,15 @@ def register_cli(sub: Any) -> None:
     p.add_argument("--games", type=int, default=200, help="games to play (2 per deal)")
     _common(p)
     p.set_defaults(handler=_matgo)
+    p = asub.add_parser(
+        "mahjong", help="mahjong: bot A against three others, A rotated over the four seats"
+    )
+    p.add_argument("--a", default="hard", help="bot A: a level (easy/normal/hard) or a name")
+    p.add_argument("--others", default="normal", help="the three other seats' bot")
+    p.add_argument("--hands", type=int, default=200, help="hands to play (4 per wall)")
+    p.add_argument("--preset", default="default", help="rules preset (e.g. yangpan)")
+    _common(p)
+    p.set_defaults(handler=_mahjong)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -107,16 +117,67 @@ def _matgo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mahjong(args: argparse.Namespace) -> int:
+    from madang.mahjong.rules import preset
+
+    if args.hands < 1:
+        raise RuleConfigError(f"--hands must be positive, not {args.hands}")
+    rules = preset(args.preset).to_dict()
+    deals = (args.hands + 3) // 4
+    bots = [args.a, args.others, args.others, args.others]
+    for name in (args.a, args.others):
+        make_bot("mahjong", name)
+    advance, close = _progress(
+        deals * 4, f"mahjong {args.a} vs 3 {args.others}", not args.no_progress
+    )
+    try:
+        result = run_arena(
+            "mahjong",
+            bots,
+            deals=deals,
+            seed=args.seed,
+            workers=args.workers,
+            budget=_budget(args),
+            rules=rules,
+            records=args.records,
+            progress=advance,
+        )
+    finally:
+        close()
+    result["preset"] = args.preset
+    if args.json:
+        print_json(result)
+    else:
+        _print(result)
+    return 0
+
+
 def _print(r: dict[str, Any]) -> None:
     w = sys.stdout.write
     wins, draws = r["wins"], r["draws"]
-    w(f"{r['game']}: {r['a']} (A) vs {r['b']} (B), {r['games']} games on {r['deals']} deals\n")
+    others = isinstance(r["b"], list)
+    b_label = f"{len(r['b'])} x {r['b'][0]} (others)" if others else f"{r['b']} (B)"
+    w(f"{r['game']}: {r['a']} (A) vs {b_label}, {r['games']} games on {r['deals']} deals\n")
     rate = r["win_rate_a"]
     rate_text = "n/a" if rate is None else f"{100 * rate:.1f}%"
-    w(f"  A wins {wins['a']}, B wins {wins['b']}, draws {draws}: A wins {rate_text} of decided\n")
+    b_name = "others win" if others else "B wins"
+    w(
+        f"  A wins {wins['a']}, {b_name} {wins['b']}, draws {draws}: "
+        f"A wins {rate_text} of decided\n"
+    )
     ci = r["ci95_points_a"]
     ci_text = "" if ci is None else f" (95% CI {ci[0]:+.2f} .. {ci[1]:+.2f})"
     w(f"  A's mean points per game: {r['mean_points_a']:+.2f}{ci_text}\n")
+    if "hand_win_rate_a" in r:
+        w(
+            f"  A wins {100 * r['hand_win_rate_a']:.1f}% of hands "
+            f"(each other seat {100 * r['others_win_rate_each']:.1f}%)\n"
+        )
+    if "deal_in_rate_a" in r:
+        w(
+            f"  A deals in {100 * r['deal_in_rate_a']:.1f}% of hands "
+            f"(each other seat {100 * r['deal_in_rate_others_each']:.1f}%)\n"
+        )
     for label, d in r["decision_ms"].items():
         w(
             f"  decision time {label.upper()} ({d['bot']}): p50 {d['p50']:.2f} ms, "
