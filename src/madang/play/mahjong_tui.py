@@ -13,7 +13,6 @@ with ``▶``. Each hand ends on a settlement screen that itemises the score shee
 
 from __future__ import annotations
 
-import random
 from typing import Any, cast
 
 from rich.console import Console
@@ -36,16 +35,12 @@ from madang.mahjong.rules import MahjongRules
 from madang.mahjong.state import PHASE_DISCARD, Action, HandState
 from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
 from madang.mahjong.view import view
-from madang.play.keys import ENTER, LEFT, QUIT, RIGHT, KeyReader
+from madang.play.keys import ENTER, LEFT, RIGHT, KeyReader
+from madang.play.terminal import PROMPT, TerminalSession
 
 HUMAN = 0
 NAMES = ("나", "오른쪽", "맞은편", "왼쪽")
-PROMPT = "▶ "
 _VERB_LABELS = {"ron": "쏘아", "pon": "뽕", "kan": "깡", "pass": "패스"}
-
-
-class Quit(Exception):
-    """The player pressed ``q``."""
 
 
 def hand_waits(v: dict[str, Any], discard: int = -1) -> list[int] | None:
@@ -77,7 +72,7 @@ def own_discards(v: dict[str, Any]) -> set[int]:
     return out
 
 
-class MahjongTerminal:
+class MahjongTerminal(TerminalSession):
     """One session of hands against three bots, drawn on a Rich console."""
 
     def __init__(
@@ -90,14 +85,9 @@ class MahjongTerminal:
         console: Console | None = None,
         keys: KeyReader | None = None,
     ) -> None:
-        self.console = console or Console(highlight=False)
-        self.keys = keys or KeyReader()
+        super().__init__(seed=seed, budget=budget, console=console, keys=keys)
         self.bots: list[Bot | None] = [None] + [make_bot("mahjong", level) for _ in range(3)]
-        self.budget = budget or Budget(0.1)
-        self.rng = random.Random(seed)
         self.match = MahjongMatch(rules, seed=seed)
-        self.hands_played = 0
-        self.log: list[str] = []
 
     # ------------------------------------------------------------------ drawing
 
@@ -152,21 +142,6 @@ class MahjongTerminal:
                 self.log.append(line)
 
     # ------------------------------------------------------------------ input
-
-    def key(self) -> str:
-        k = self.keys.key()
-        if k == QUIT:
-            raise Quit
-        return k
-
-    def choose(self, state: HandState, question: str, options: list[str]) -> int:
-        """Ask a numbered question; return the index of the answer."""
-        text = "  /  ".join(f"[b]{i + 1}[/] {o}" for i, o in enumerate(options))
-        while True:
-            self.draw(state, f"{question}  {text}")
-            k = self.key()
-            if k.isdigit() and 1 <= int(k) <= len(options):
-                return int(k) - 1
 
     def human_claim(self, state: HandState, legal: list[Action]) -> Action:
         tile = tile_label(tile_name(state.claim_tile))
@@ -234,7 +209,7 @@ class MahjongTerminal:
 
     # ------------------------------------------------------------------ loop
 
-    def play_hand(self) -> None:
+    def play_one(self) -> None:
         state = self.match.hand
         self.log = []
         self.narrate(list(state.deal_events))
@@ -265,22 +240,9 @@ class MahjongTerminal:
         for line in settlement_lines(result, NAMES):
             c.print(line)
 
-    def run(self, games: int | None = None) -> None:
-        """Play hands until ``games`` hands are done, the match ends, or ``q``."""
-        with self.keys:
-            try:
-                while True:
-                    self.play_hand()
-                    self.hands_played += 1
-                    nxt = self.match.next_hand()
-                    c = self.console
-                    totals = zip(NAMES, self.match.scores, strict=True)
-                    c.print("점수: " + "  ".join(f"{n} {s:+d}" for n, s in totals))
-                    if nxt is None or (games is not None and self.hands_played >= games):
-                        c.print("끝! 고맙습니다.")
-                        return
-                    c.print(PROMPT + "Enter: 다음 판  /  q: 끝내기")
-                    while self.key() != ENTER:
-                        pass
-            except (Quit, EOFError):
-                self.console.print("끝! 고맙습니다.")
+    def advance(self) -> bool:
+        return self.match.next_hand() is not None
+
+    def totals_line(self) -> str:
+        totals = zip(NAMES, self.match.scores, strict=True)
+        return "점수: " + "  ".join(f"{n} {s:+d}" for n, s in totals)

@@ -8,7 +8,6 @@ itemises the score.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from rich.console import Console
@@ -22,18 +21,14 @@ from madang.matgo.match import MatgoMatch
 from madang.matgo.render import card_label, card_markup, narrate, table_lines
 from madang.matgo.rules import MatgoRules
 from madang.matgo.view import view
-from madang.play.keys import ENTER, LEFT, QUIT, RIGHT, SPACE, KeyReader
+from madang.play.keys import ENTER, LEFT, RIGHT, SPACE, KeyReader
+from madang.play.terminal import PROMPT, TerminalSession
 
 HUMAN, BOT = 0, 1
 NAMES = ("나", "컴퓨터")
-PROMPT = "▶ "
 
 
-class Quit(Exception):
-    """The player pressed ``q``."""
-
-
-class MatgoTerminal:
+class MatgoTerminal(TerminalSession):
     """One session of games against a bot, drawn on a Rich console."""
 
     def __init__(
@@ -46,13 +41,9 @@ class MatgoTerminal:
         console: Console | None = None,
         keys: KeyReader | None = None,
     ) -> None:
-        self.console = console or Console(highlight=False)
-        self.keys = keys or KeyReader()
+        super().__init__(seed=seed, budget=budget, console=console, keys=keys)
         self.bot = make_bot("matgo", level)
-        self.budget = budget or Budget(0.1)
-        self.rng = random.Random(seed)
         self.match = MatgoMatch(rules, seed=seed)
-        self.log: list[str] = []
 
     # ------------------------------------------------------------------ drawing
 
@@ -85,19 +76,9 @@ class MatgoTerminal:
 
     # ------------------------------------------------------------------ input
 
-    def key(self) -> str:
-        k = self.keys.key()
-        if k == QUIT:
-            raise Quit
-        return k
-
     def choose_two(self, state: MatgoState, question: str, a: str, b: str) -> int:
-        """Ask a two-option question; return 0 or 1."""
-        while True:
-            self.draw(state, f"{question}  [b]1[/] {a}  /  [b]2[/] {b}")
-            k = self.key()
-            if k in ("1", "2"):
-                return int(k) - 1
+        """Ask a two-option question (keys 1 and 2); return 0 or 1."""
+        return self.choose(state, question, [a, b])
 
     def human_play(self, state: MatgoState) -> int:
         legal = set(state.legal_actions())
@@ -154,7 +135,7 @@ class MatgoTerminal:
 
     # ------------------------------------------------------------------ loop
 
-    def play_game(self) -> None:
+    def play_one(self) -> None:
         state = self.match.game
         self.log = []
         self.narrate(state.events)
@@ -189,19 +170,9 @@ class MatgoTerminal:
         for frm, to, points, reason in state.payments:
             c.print(f"   {NAMES[frm]} → {NAMES[to]}: {points}점 ({reason})")
 
-    def run(self, games: int | None = None) -> None:
-        with self.keys:
-            try:
-                while True:
-                    self.play_game()
-                    self.match.next_game()
-                    c = self.console
-                    c.print(f"잔고: {self.match.balances[HUMAN]:+d}점")
-                    if games is not None and self.match.games_played >= games:
-                        c.print("끝! 고맙습니다.")
-                        return
-                    c.print(PROMPT + "Enter: 다음 판  /  q: 끝내기")
-                    while self.key() != ENTER:
-                        pass
-            except (Quit, EOFError):
-                self.console.print("끝! 고맙습니다.")
+    def advance(self) -> bool:
+        self.match.next_game()
+        return True
+
+    def totals_line(self) -> str:
+        return f"잔고: {self.match.balances[HUMAN]:+d}점"
