@@ -8,8 +8,10 @@ guest accounts and N tables, then each client answers its prompts with random le
 moves after a think time (uniform between 0.5× and 1.5× ``--think-ms``) and starts the
 next game after each result. Prints the move latency (from sending a move to receiving
 the update that contains it) p50 / p90 / p99 / max, moves and games per second, and the
-error count (error messages, dropped connections, timeouts). ``--url`` tests a server
-that is already running instead.
+error count (error messages, dropped connections, timeouts), the server's CPU per move
+and the load clients' own event-loop lag. The started server is pinned to CPU 0 and the
+clients to CPU 1 (``--server-cpu`` / ``--client-cpu``). ``--url`` tests a server that is
+already running instead.
 """
 
 from __future__ import annotations
@@ -43,6 +45,17 @@ class Stats:
         self.errors: list[str] = []
         self.games = 0
         self.moves = 0
+        self.lags: list[float] = []
+
+
+async def watch_loop(stats: Stats, measuring: list[bool], stop_at: float) -> None:
+    """The load clients' own event-loop lag: a starved client inflates the latency
+    it measures, so the report says how late the clients themselves were."""
+    while time.monotonic() < stop_at:
+        t = time.perf_counter()
+        await asyncio.sleep(0.01)
+        if measuring[0]:
+            stats.lags.append(time.perf_counter() - t - 0.01)
 
 
 async def make_table(http: httpx.AsyncClient, base: str, level: str) -> tuple[int, str]:
@@ -132,16 +145,43 @@ async def client(
         stats.errors.append(f"table {table}: connection {type(e).__name__}: {e}")
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU time of a process (Linux), for the server's load."""
+def cpus(spec: str) -> set[int]:
+    """A CPU list such as ``0`` or ``0,2-3``."""
+    out: set[int] = set()
+    for part in spec.split(","):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def pin(pid: int, spec: str, who: str) -> None:
+    """Pin a process to a CPU list (Linux); say so, or say why not."""
+    if not spec:
+        return
+    try:
+        os.sched_setaffinity(pid, cpus(spec))
+        print(f"{who} pinned to CPU {spec}", flush=True)
+    except (AttributeError, OSError, ValueError) as e:
+        print(f"{who} not pinned: {e}", flush=True)
+
+
+def cpu_times(pid: int | None) -> tuple[float, float] | None:
+    """User and system CPU time of a process (Linux), for the server's load."""
     if pid is None:
         return None
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
     except OSError:
         return None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process (Linux)."""
+    t = cpu_times(pid)
+    return None if t is None else t[0] + t[1]
 
 
 async def run(args: argparse.Namespace, base: str, pid: int | None) -> Stats:
@@ -172,20 +212,27 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> Stats:
         )
         for i, (t, c) in enumerate(tables)
     ]
+    tasks.append(asyncio.create_task(watch_loop(stats, measuring, stop_at)))
     await asyncio.sleep(args.warmup)
     measuring[0] = True
     t1 = time.perf_counter()
-    cpu0 = cpu_seconds(pid)
+    cpu0 = cpu_times(pid)
     own0 = cpu_seconds(os.getpid())
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - t1
-    cpu1 = cpu_seconds(pid)
+    cpu1 = cpu_times(pid)
     own1 = cpu_seconds(os.getpid())
     print_report(args, stats, elapsed)
     if own0 is not None and own1 is not None:
         print(f"load clients' CPU {100 * (own1 - own0) / elapsed:.0f}% of one core")
     if cpu0 is not None and cpu1 is not None:
-        print(f"server CPU {100 * (cpu1 - cpu0) / elapsed:.0f}% of one core")
+        user, system = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+        per_move = 1000 * (user + system) / max(1, stats.moves)
+        print(
+            f"server CPU {100 * (user + system) / elapsed:.0f}% of one core "
+            f"(user {100 * user / elapsed:.0f}%, system {100 * system / elapsed:.0f}%), "
+            f"{per_move:.2f} ms per move (the person's move and the bot's answer)"
+        )
     return stats
 
 
@@ -208,6 +255,12 @@ def print_report(args: argparse.Namespace, stats: Stats, elapsed: float) -> None
             f"move latency ms: p50 {pct(0.5):.1f}  p90 {pct(0.9):.1f}  p99 {pct(0.99):.1f}  "
             f"max {lat[-1]:.1f}  mean {statistics.fmean(lat):.1f}"
         )
+    if stats.lags:
+        lags = sorted(x * 1000 for x in stats.lags)
+        print(
+            f"load clients' own loop lag ms: p50 {lags[len(lags) // 2]:.1f}  "
+            f"p99 {lags[int(0.99 * len(lags))]:.1f}  max {lags[-1]:.1f}"
+        )
     print(f"errors {len(stats.errors)}")
     for e in stats.errors[:10]:
         print("  ", e)
@@ -222,6 +275,16 @@ def main() -> int:
     ap.add_argument("--level", default="easy", help="the server bot's level")
     ap.add_argument("--url", default=None, help="a running server (default: start one)")
     ap.add_argument("--database-url", default="", help="for the started server")
+    ap.add_argument(
+        "--server-cpu",
+        default="0",
+        help="CPU list the started server is pinned to ('' : no pinning)",
+    )
+    ap.add_argument(
+        "--client-cpu",
+        default="1",
+        help="CPU list the load clients are pinned to ('' : no pinning)",
+    )
     args = ap.parse_args()
     proc = None
     if args.url is None:
@@ -244,9 +307,12 @@ def main() -> int:
         if args.database_url:
             cmd += ["--database-url", args.database_url]
         proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        pin(proc.pid, args.server_cpu, "server")
+        print(f"server pid {proc.pid}", flush=True)
         base = f"http://127.0.0.1:{port}"
     else:
         base = args.url.rstrip("/")
+    pin(0, args.client_cpu, "load clients")
     try:
         stats = asyncio.run(run(args, base, proc.pid if proc else None))
     finally:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from madang.core.errors import (
     IllegalActionError,
@@ -12,6 +16,7 @@ from madang.core.errors import (
     RuleConfigError,
     RulesError,
 )
+from madang.server.room import dumps
 from madang.server.wire import STATUS, WireError, parse_client_message, wire_error
 
 
@@ -84,3 +89,36 @@ def test_good_messages_parse() -> None:
 def test_unknown_wire_code_is_refused() -> None:
     with pytest.raises(ValueError):
         WireError("nope", "x")
+
+
+_json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=5)
+    | st.dictionaries(st.text(max_size=8) | st.integers(-99, 99), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(_json_values)
+def test_wire_json_reads_back_as_the_standard_library_writes_it(obj: object) -> None:
+    """The fast encoder of the room (orjson when installed) means what json.dumps means:
+    the text parses to the same value (int keys become strings, as json.dumps does)."""
+    text = dumps(obj)
+    assert json.loads(text) == json.loads(json.dumps(obj))
+
+
+@pytest.mark.parametrize(
+    ("obj", "text"),
+    [
+        ({"type": "seats", "you": "민수"}, '{"type":"seats","you":"민수"}'),
+        ({3: [1, 2.5, None, True]}, '{"3":[1,2.5,null,true]}'),
+        ((1, 2), "[1,2]"),
+    ],
+    ids=["hangul-unescaped", "int-key", "tuple"],
+)
+def test_wire_json_is_compact(obj: object, text: str) -> None:
+    assert dumps(obj) == text

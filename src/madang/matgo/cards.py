@@ -152,9 +152,26 @@ def format_cards(mask: int) -> str:
     return " ".join(CODES[c] for c in iter_mask(mask))
 
 
+#: Per byte position (0–6) and byte value: the codes of those cards (for :func:`codes_of`).
+_BYTE_CODES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(
+        tuple(CODES[8 * pos + i] for i in range(8) if b >> i & 1 and 8 * pos + i < NUM_CARDS)
+        for b in range(256)
+    )
+    for pos in range(7)
+)
+
+
 def codes_of(mask: int) -> list[str]:
-    """The cards of ``mask`` as a list of codes, in month order."""
-    return [CODES[c] for c in iter_mask(mask)]
+    """The cards of ``mask`` as a list of codes, in month order (seven table lookups)."""
+    if not mask:
+        return []
+    t = _BYTE_CODES
+    return [
+        *t[0][mask & 255], *t[1][(mask >> 8) & 255], *t[2][(mask >> 16) & 255],
+        *t[3][(mask >> 24) & 255], *t[4][(mask >> 32) & 255], *t[5][(mask >> 40) & 255],
+        *t[6][(mask >> 48) & 255],
+    ]  # fmt: skip
 
 
 def month_of(card: int) -> int:

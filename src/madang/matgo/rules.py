@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from madang.core.errors import RuleConfigError
@@ -112,12 +113,7 @@ class MatgoRules:
 
     def to_dict(self) -> dict[str, Any]:
         """The options that differ from the defaults, by their notation names."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value != f.default:
-                out[f.name] = value.value if isinstance(value, Enum) else value
-        return out
+        return dict(_non_defaults(self))
 
     def to_full_dict(self) -> dict[str, Any]:
         """Every option, by its notation name."""
@@ -154,6 +150,16 @@ class MatgoRules:
     def replace(self, **changes: Any) -> MatgoRules:
         """A copy with some options changed (validated)."""
         return replace(self, **changes)
+
+
+@lru_cache(maxsize=64)
+def _non_defaults(rules: MatgoRules) -> tuple[tuple[str, Any], ...]:
+    out = []
+    for f in fields(rules):
+        value = getattr(rules, f.name)
+        if value != f.default:
+            out.append((f.name, value.value if isinstance(value, Enum) else value))
+    return tuple(out)
 
 
 _FIELD_TYPES: dict[str, type] = {

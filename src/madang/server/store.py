@@ -217,19 +217,20 @@ def start_game(
     with eng.begin() as c:
         gid = int(
             c.execute(
-                sa.insert(db.games).values(
-                    table_id=table_id,
-                    game=game,
-                    preset=preset,
-                    stake=stake,
-                    game_no=game_no,
-                    status="playing",
-                    started_at=now(),
-                )
+                _INSERT_GAME,
+                {
+                    "table_id": table_id,
+                    "game": game,
+                    "preset": preset,
+                    "stake": stake,
+                    "game_no": game_no,
+                    "status": "playing",
+                    "started_at": now(),
+                },
             ).inserted_primary_key[0]  # type: ignore[index]
         )
         c.execute(
-            sa.insert(db.game_players),
+            _INSERT_PLAYERS,
             [{"game_id": gid, "seat": s, "user_id": u} for s, u in enumerate(players)],
         )
     return gid
@@ -253,12 +254,26 @@ def abort_running(eng: Engine) -> int:
     return int(n or 0)
 
 
+# The statements of a game's start and settlement (several a second under load) are
+# built once: SQLAlchemy then reuses their compiled form and cache key, and most of the
+# cost of building a statement per call goes away.
+_INSERT_GAME = sa.insert(db.games)
+_INSERT_PLAYERS = sa.insert(db.game_players)
+_INSERT_LEDGER = sa.insert(db.ledger)
+_INSERT_RATING = sa.insert(db.ratings)
+_SELECT_RATING = (
+    sa.select(db.ratings)
+    .where(db.ratings.c.user_id == sa.bindparam("uid"), db.ratings.c.game == sa.bindparam("g"))
+    .with_for_update()
+)
+_UPDATE_RATING = sa.update(db.ratings).where(
+    db.ratings.c.user_id == sa.bindparam("uid"), db.ratings.c.game == sa.bindparam("g")
+)
+_FINISH_GAME = sa.update(db.games).where(db.games.c.id == sa.bindparam("gid"))
+
+
 def _rating_row(c: Connection, user_id: int, game: str) -> Any:
-    return c.execute(
-        sa.select(db.ratings)
-        .where(db.ratings.c.user_id == user_id, db.ratings.c.game == game)
-        .with_for_update()
-    ).first()
+    return c.execute(_SELECT_RATING, {"uid": user_id, "g": game}).first()
 
 
 def _save_rating(
@@ -273,13 +288,9 @@ def _save_rating(
 ) -> None:
     values = {"rating": rating, "rd": rd, "vol": vol, "games": games}
     if exists:
-        c.execute(
-            sa.update(db.ratings)
-            .where(db.ratings.c.user_id == user_id, db.ratings.c.game == game)
-            .values(**values)
-        )
+        c.execute(_UPDATE_RATING, {"uid": user_id, "g": game, **values})
     else:
-        c.execute(sa.insert(db.ratings).values(user_id=user_id, game=game, **values))
+        c.execute(_INSERT_RATING, {"user_id": user_id, "game": game, **values})
 
 
 def finish_game(
@@ -341,7 +352,7 @@ def finish_game(
                 }
             )
         if rows:
-            c.execute(sa.insert(db.ledger), rows)
+            c.execute(_INSERT_LEDGER, rows)
         winner = outcome.get("winner")
         if game == "matgo" and winner is not None and players[0] != players[1]:
             cur = [_rating_row(c, u, "matgo") for u in players]
@@ -380,17 +391,17 @@ def finish_game(
             result["match_scores"] = list(match_scores)
         result["ratings"] = changes
         c.execute(
-            sa.update(db.games)
-            .where(db.games.c.id == game_id)
-            .values(
-                status="finished",
-                winner=winner,
-                points=outcome.get("points"),
-                end_reason=outcome.get("reason"),
-                record=record,
-                result=result,
-                finished_at=t,
-            )
+            _FINISH_GAME,
+            {
+                "gid": game_id,
+                "status": "finished",
+                "winner": winner,
+                "points": outcome.get("points"),
+                "end_reason": outcome.get("reason"),
+                "record": record,
+                "result": result,
+                "finished_at": t,
+            },
         )
     return result
 
