@@ -664,16 +664,29 @@ def _open_claims(st: HandState, discarder: int, tile: int, events: list[Event]) 
     if not pending:
         _next_turn(st, _AFTER[discarder][0], events)
         return
-    st.phase = PHASE_CLAIM
+    _open_window(st, PHASE_CLAIM, pending, options, tile, discarder, events)
+
+
+def _open_window(
+    st: HandState,
+    phase: str,
+    pending: list[int],
+    options: dict[int, tuple[Action, ...]],
+    tile: int,
+    source: int,
+    events: list[Event],
+) -> None:
+    """Ask every seat in ``pending`` about ``tile`` (a discard, or a 깡 to rob)."""
+    st.phase = phase
     st.pending = pending
     st.options = options
     st.answers = {}
     st.claim_tile = tile
-    st.claim_from = discarder
+    st.claim_from = source
     st.window_start = len(st.history)
     for s in pending:
         events.append({"type": "ask", "seat": s, "tile": _NAMES[tile],
-                       "options": [a.verb for a in options[s]]})
+                       "options": [a.verb for a in options[s]]})  # fmt: skip
 
 
 def _next_turn(st: HandState, seat: int, events: list[Event]) -> None:
@@ -742,16 +755,8 @@ def _kakan(st: HandState, seat: int, tile: int, events: list[Event]) -> None:
         _made_call(st)
         _replacement(st, seat, events)
         return
-    st.phase = PHASE_ROB
-    st.pending = pending
-    st.options = robbers
-    st.answers = {}
-    st.claim_tile = tile
-    st.claim_from = seat
     st.drawn = -1
-    st.window_start = len(st.history)
-    for s in pending:
-        events.append({"type": "ask", "seat": s, "tile": _NAMES[tile], "options": ["ron", "pass"]})
+    _open_window(st, PHASE_ROB, pending, robbers, tile, seat, events)
 
 
 # -- claim windows ---------------------------------------------------------------------
