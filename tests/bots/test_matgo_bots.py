@@ -14,7 +14,7 @@ from madang.arena import MatgoAdapter
 from madang.bots import Budget, DecisionLog, IllegalBotAction, make_bot, play, register_bot
 from madang.bots.base import Bot, RandomBot, bot_names
 from madang.bots.matgo_greedy import GreedyBot, potential
-from madang.bots.matgo_search import SearchBot, playout
+from madang.bots.matgo_search import SearchBot, playout, playout_vs_greedy
 from madang.core.errors import RuleConfigError
 from madang.matgo.actions import GO, STOP
 from madang.matgo.cards import BIT, CODES, mask_of, parse_cards
@@ -199,3 +199,27 @@ def test_playout_finishes_games() -> None:
         g = new_game(seed=seed)
         playout(g)
         assert g.over
+
+
+@pytest.mark.parametrize("horizon", [1, 3, 1 << 30], ids=["h1", "h3", "full"])
+def test_playout_vs_greedy_stops_at_its_horizon(horizon: int) -> None:
+    played = 0
+    for seed in range(10):
+        g = new_game(seed=seed)
+        before = sum(g.turns)
+        playout_vs_greedy(g, g.current, horizon, replies=1)
+        turns = sum(g.turns) - before  # each card play or token flip is one turn
+        assert g.over if horizon > 40 else turns <= horizon
+        played += turns
+    assert played > 0
+
+
+def test_search_with_an_opponent_model_is_legal_and_deterministic() -> None:
+    for seed in range(4):
+        g = _walk(seed, 3 * seed, "default")
+        legal = g.legal_actions()
+        picks = {
+            SearchBot(replies=1).act(view(g, g.current), list(legal), random.Random(5), FAST)
+            for _ in range(2)
+        }
+        assert len(picks) == 1 and picks <= set(legal)

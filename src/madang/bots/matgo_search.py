@@ -31,7 +31,14 @@ import time
 from typing import Any
 
 from madang.bots.base import Budget
-from madang.bots.matgo_greedy import Knowledge, Weights, _play_value, choose, potential
+from madang.bots.matgo_greedy import (
+    DEFAULT_WEIGHTS,
+    Knowledge,
+    Weights,
+    _play_value,
+    choose,
+    potential,
+)
 from madang.matgo import actions as A
 from madang.matgo.cards import BIT, BONUS_MASK, KINDS, MONTH, Kind
 from madang.matgo.determinize import determinize
@@ -138,6 +145,26 @@ def playout(s: MatgoState, horizon: int = 1 << 30) -> None:
         step(rollout_action(s))
 
 
+def playout_vs_greedy(s: MatgoState, me: int, horizon: int, replies: int) -> None:
+    """Like :func:`playout`, but the opponent's first ``replies`` plays are the greedy
+    bot's own choice (its valuation of what it would know in ``s``): the opponent model."""
+    step = s.step
+    plays = 0
+    o = 1 - me
+    while s.phase is not Phase.OVER:
+        if s.phase is Phase.PLAY:
+            if plays >= horizon:
+                return
+            plays += 1
+            if replies and s.current == o:
+                replies -= 1
+                legal = s.legal_actions()
+                if len(legal) > 1:
+                    step(choose(Knowledge.from_state(s, o, DEFAULT_WEIGHTS), legal))
+                    continue
+        step(rollout_action(s))
+
+
 def _hand_reach(s: MatgoState, seat: int) -> float:
     """The static value of the floor cards that ``seat``'s hand can pair with next."""
     h = s.hands[seat]
@@ -204,7 +231,10 @@ class SearchBot:
     keeps only the valuation's best few plays when a hand offers many. ``search_go``:
     decide 고/스톱 by full playouts too (more points per game, slightly fewer wins);
     off, the greedy rule decides it. ``weights`` is the valuation used for the prior,
-    the candidate ranking and the leaves.
+    the candidate ranking and the leaves. ``replies``: the opponent's first so many
+    plays in each rollout are the greedy bot's own choice (an opponent model, about ten
+    times the cost of a cheap play, so far fewer samples; measured no better: off by
+    default).
     """
 
     name = "search"
@@ -216,12 +246,14 @@ class SearchBot:
         search_go: bool = False,
         weights: Weights = HARD_WEIGHTS,
         reach: float = 0.3,
+        replies: int = 0,
     ) -> None:
         self.horizon = horizon
         self.max_candidates = max_candidates
         self.search_go = search_go
         self.weights = weights
         self.reach = reach
+        self.replies = replies
 
     def act(
         self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Budget | None
@@ -254,6 +286,7 @@ class SearchBot:
         horizon = 1 << 30 if go_stop or self.horizon is None else self.horizon
         w, reach = self.weights, self.reach
         shuffle = rng.shuffle
+        replies = self.replies
         n = 0
         while True:
             shuffle(pool)
@@ -266,7 +299,10 @@ class SearchBot:
             for i, a in enumerate(cands):
                 world = base.clone()
                 world.step(a)
-                playout(world, horizon)
+                if replies:
+                    playout_vs_greedy(world, me, horizon, replies)
+                else:
+                    playout(world, horizon)
                 totals[i] += leaf_value(world, me, n_pay, w, reach)
             n += 1
             if n >= cap or clock() >= deadline:
