@@ -12,24 +12,15 @@ p95, p99 and max in milliseconds, and the search bot's playout rate. Pin it to o
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import time
 
+from _common import pin_one_core
 from madang.bots import Budget, make_bot
 from madang.bots.matgo_search import playout
 from madang.matgo.engine import new_game
 from madang.matgo.view import view
-
-
-def pin_one_core() -> str:
-    try:
-        core = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {core})
-        return f"pinned to core {core}"
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return "not pinned"
 
 
 def decision_times(bot_name: str, games: int, seed: int, budget: Budget) -> list[float]:

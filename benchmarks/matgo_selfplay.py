@@ -9,22 +9,13 @@ per-step latency p50/p99/max in microseconds (a second pass timing each ``step``
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import time
 
+from _common import pin_one_core
 from madang.matgo.engine import new_game
 from madang.matgo.rules import PRESETS
-
-
-def pin_one_core() -> str:
-    try:
-        core = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {core})
-        return f"pinned to core {core}"
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return "not pinned"
 
 
 def throughput(n: int, seed: int, preset: str, events: bool) -> tuple[float, int]:
