@@ -35,6 +35,7 @@ from madang.matgo.cards import (
     SAME_AS,
     SSANGPI_MASK,
     SSEURIPI_MASK,
+    cards_of,
     parse_card,
 )
 from madang.matgo.events import Event
@@ -162,7 +163,7 @@ class MatgoState:
             return {}
         out: dict[str, Any] = {"seat": self.current, "question": self.phase.name.lower()}
         if self.phase in (Phase.PICK_PLAY, Phase.PICK_FLIP):
-            out["options"] = [CODES[c] for c in _bits(self.t_options)]
+            out["options"] = [CODES[c] for c in cards_of(self.t_options)]
         return out
 
     def legal_actions(self) -> list[int]:
@@ -208,7 +209,7 @@ class MatgoState:
                 out.append(A.FLIP)
             return out
         if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
-            return [A.PICK + c for c in _bits(self.t_options)]
+            return [A.PICK + c for c in cards_of(self.t_options)]
         if phase is Phase.GO_STOP:
             return [A.GO, A.STOP]
         if phase is Phase.GUKJIN:
@@ -701,15 +702,6 @@ _FIVES = _ONES * 5
 _THREES = _ONES * 3
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _chongtong_months(hand: int) -> list[int]:
     return [m for m in range(1, 13) if hand & MONTH_MASK[m] == MONTH_MASK[m]]
 
@@ -726,7 +718,7 @@ def shuffled_deck(rules: MatgoRules, seed: int | None = None) -> list[int]:
     """
     deck = _DECKS.get(rules.deck_mask)
     if deck is None:
-        deck = _DECKS[rules.deck_mask] = tuple(_bits(rules.deck_mask))
+        deck = _DECKS[rules.deck_mask] = tuple(cards_of(rules.deck_mask))
     rnd = random.Random(seed).random
     keys = [rnd() for _ in _ALL_IDS]  # one key per card id, whatever the deck
     return sorted(deck, key=keys.__getitem__)
@@ -746,9 +738,9 @@ def check_deck(deck: Sequence[int], rules: MatgoRules) -> None:
         extra = seen & ~rules.deck_mask
         parts = []
         if missing:
-            parts.append("missing " + " ".join(CODES[c] for c in _bits(missing)))
+            parts.append("missing " + " ".join(CODES[c] for c in cards_of(missing)))
         if extra:
-            parts.append("not in these rules " + " ".join(CODES[c] for c in _bits(extra)))
+            parts.append("not in these rules " + " ".join(CODES[c] for c in cards_of(extra)))
         raise RecordError("the deck does not match the rules: " + "; ".join(parts))
 
 

@@ -35,6 +35,7 @@ from madang.matgo.cards import (
     SSEURIPI_MASK,
     mask_of,
     parse_cards,
+    pi_value,
 )
 from madang.matgo.rules import MatgoRules, Meong
 
@@ -81,13 +82,8 @@ def _dan(mask: int) -> Callable[[int, bool], int]:
     return points
 
 
-def pi_count(m: int, gukjin_as_pi: bool = False) -> int:
-    """The 피 value of a pile (쌍피 2, 쓰리피 3, 국진 2 when it counts as 피)."""
-    v = (m & PI_MASK).bit_count() + 2 * (m & SSANGPI_MASK).bit_count()
-    v += 3 * (m & SSEURIPI_MASK).bit_count()
-    if gukjin_as_pi and m & GUKJIN_BIT:
-        v += 2
-    return v
+#: The 피 value of a pile (쌍피 2, 쓰리피 3, 국진 2 when it counts as 피): one definition.
+pi_count = pi_value
 
 
 def _pi(m: int, gp: bool) -> int:

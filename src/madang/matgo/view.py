@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from madang.matgo.actions import action_str
-from madang.matgo.cards import BIT, CODES, MONTH_MASK, codes_of
+from madang.matgo.cards import CODES, MONTH_MASK, codes_of
 from madang.matgo.engine import MatgoState
 from madang.matgo.scoring import bak_risks
 
@@ -99,14 +99,3 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
         out["sheet"] = state.sheet.to_dict()
     return out
 
-
-def visible_cards(state: MatgoState, seat: int | None) -> int:
-    """The mask of every card ``seat`` may know the place of (for leak tests)."""
-    m = state.floor | state.captured[0] | state.captured[1] | state.in_flight()
-    for extra in state.stack_extra:
-        m |= extra
-    for p in (0, 1):
-        m |= state.revealed[p] & state.hands[p]
-    if seat is not None:
-        m |= state.hands[seat]
-    return m & ~sum(BIT[c] for c in state.pile)
