@@ -8,8 +8,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import play_out, recv_until, register
+
+from madang.server import room as room_module
 
 MATGO_VS_BOT = {
     "game": "matgo",
@@ -58,12 +61,16 @@ def test_whole_matgo_game_settles_ledger_history_and_ratings(client: TestClient)
         assert {e["username"] for e in board} == {"minsu", "bot-easy"}
 
 
-def test_errors_change_nothing(client: TestClient) -> None:
+def test_errors_change_nothing(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fixed deal: with a random one, a deal that ends at once (총통, 나가리) would
+    # leave no game to send the illegal moves to.
+    monkeypatch.setattr(room_module.secrets, "randbits", lambda bits: 12345)
     register(client)
     tid = new_table(client)
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         snap = hello(ws)
         v = snap["version"]
+        assert snap["status"] == "playing" and snap["prompt"] is not None
         bad = [
             ("{not json", "bad_request"),
             (json.dumps({"type": "act", "version": v - 1, "action": "go"}), "stale_version"),
@@ -73,8 +80,6 @@ def test_errors_change_nothing(client: TestClient) -> None:
             (json.dumps({"type": "ready"}), "game_over"),
             ("x" * 5000, "too_large"),
         ]
-        if snap["prompt"] is None:  # the bot dealt first and it is not our turn yet
-            bad = bad[:2]
         for text, code in bad:
             ws.send_text(text)
             m = recv_until(ws, "error")
