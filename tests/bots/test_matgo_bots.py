@@ -23,7 +23,7 @@ from madang.matgo.rules import PRESETS
 from madang.matgo.view import view
 
 FAST = Budget(time_s=None, iterations=2)
-BOTS = ["random", "greedy", "search"]
+BOTS = ["random", "greedy", "search", "search_value"]
 
 
 def _walk(seed: int, steps: int, preset: str) -> MatgoState:
@@ -101,7 +101,9 @@ class LeakCheckingBot:
         return action
 
 
-@pytest.mark.parametrize("bots", [("greedy", "search"), ("search", "random")], ids="-".join)
+@pytest.mark.parametrize(
+    "bots", [("greedy", "search"), ("search", "random"), ("search_value", "greedy")], ids="-".join
+)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_bots_see_only_the_view(bots: tuple[str, str], seed: int) -> None:
     adapter = MatgoAdapter()

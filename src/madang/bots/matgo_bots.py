@@ -1,7 +1,7 @@
 """The Matgo bots and their levels: ``easy`` random, ``normal`` greedy, ``hard`` search.
 
 >>> sorted(bot_names("matgo"))
-['easy', 'first', 'greedy', 'hard', 'normal', 'random', 'search']
+['easy', 'first', 'greedy', 'hard', 'normal', 'random', 'search', 'search_value']
 """
 
 from __future__ import annotations
@@ -14,5 +14,6 @@ register_bot("matgo", "random", RandomBot, level="easy")
 register_bot("matgo", "greedy", GreedyBot, level="normal")
 register_bot("matgo", "search", SearchBot, level="hard")
 register_bot("matgo", "first", FirstBot)
+register_bot("matgo", "search_value", lambda: SearchBot(horizon=1, leaf="learned"))
 
 __all__ = ["GreedyBot", "RandomBot", "SearchBot", "bot_names"]

@@ -39,8 +39,11 @@ from madang.bots.matgo_greedy import (
     choose,
     potential,
 )
+from madang.bots.matgo_static import CARD_VALUE, NIB_MAX, NIB_VALUE, hand_reach
+from madang.bots.matgo_value import win_probability
+from madang.core.errors import RuleConfigError
 from madang.matgo import actions as A
-from madang.matgo.cards import BIT, BONUS_MASK, KINDS, MONTH, Kind
+from madang.matgo.cards import BIT, BONUS_MASK, MONTH
 from madang.matgo.determinize import determinize
 from madang.matgo.engine import MatgoState, Phase
 
@@ -48,45 +51,18 @@ from madang.matgo.engine import MatgoState, Phase
 #: (measured: a greedy bot with these weights wins about 53% against the default).
 HARD_WEIGHTS = Weights(pi=0.2)
 
-#: Static card values for the rollout policy (광 3, birds and 단 ribbons more, 쌍피 2 …).
-_VALUE: list[float] = []
-for _c, _k in enumerate(KINDS):
-    _VALUE.append(
-        {
-            Kind.GWANG: 3.0,
-            Kind.ANIMAL: 1.2,
-            Kind.RIBBON: 1.2,
-            Kind.PI: 1.0,
-            Kind.SSANGPI: 2.0,
-            Kind.BONUS: 2.5,
-        }[_k]
-    )
-for _c in (4, 12, 29):  # 고도리 birds
-    _VALUE[_c] = 2.2
-_VALUE[44] = 2.2  # 비광
-_VALUE[46] = 0.6  # the plain December ribbon
-#: _NIB_VALUE[g][nib]: the summed value of the cards of month group g in a 4-bit pattern.
-_NIB_VALUE: tuple[tuple[float, ...], ...] = tuple(
-    tuple(sum(_VALUE[4 * g + i] for i in range(4) if nib >> i & 1) for nib in range(16))
-    for g in range(12)
-)
-_NIB_MAX: tuple[tuple[float, ...], ...] = tuple(
-    tuple(max([_VALUE[4 * g + i] for i in range(4) if nib >> i & 1] or [0.0]) for nib in range(16))
-    for g in range(12)
-)
-
 
 def _card_play(floor: int, c: int) -> float:
     g = MONTH[c] - 1
     nib = (floor >> (g << 2)) & 15
     if not nib:
-        return -0.5 * _VALUE[c]
+        return -0.5 * CARD_VALUE[c]
     n = nib.bit_count()
     if n == 1:
-        return _VALUE[c] + _NIB_VALUE[g][nib]
+        return CARD_VALUE[c] + NIB_VALUE[g][nib]
     if n == 2:
-        return _VALUE[c] + _NIB_MAX[g][nib]
-    return _VALUE[c] + _NIB_VALUE[g][nib] + 1.5
+        return CARD_VALUE[c] + NIB_MAX[g][nib]
+    return CARD_VALUE[c] + NIB_VALUE[g][nib] + 1.5
 
 
 def rollout_action(s: MatgoState) -> int:
@@ -119,8 +95,8 @@ def rollout_action(s: MatgoState) -> int:
             low = o & -o
             o ^= low
             c = low.bit_length() - 1
-            if _VALUE[c] > best_v:
-                best, best_v = c, _VALUE[c]
+            if CARD_VALUE[c] > best_v:
+                best, best_v = c, CARD_VALUE[c]
         return A.PICK + best
     if phase is Phase.GO_STOP:
         p = s.current
@@ -165,20 +141,6 @@ def playout_vs_greedy(s: MatgoState, me: int, horizon: int, replies: int) -> Non
         step(rollout_action(s))
 
 
-def _hand_reach(s: MatgoState, seat: int) -> float:
-    """The static value of the floor cards that ``seat``'s hand can pair with next."""
-    h = s.hands[seat]
-    f = s.floor
-    t = 0.0
-    for g in range(12):
-        shift = g << 2
-        if (h >> shift) & 15:
-            nib = (f >> shift) & 15
-            if nib:
-                t += _NIB_VALUE[g][nib]
-    return t
-
-
 def leaf_value(
     s: MatgoState, seat: int, start: int, w: Weights = HARD_WEIGHTS, reach: float = 0.3
 ) -> float:
@@ -191,7 +153,7 @@ def leaf_value(
         mine, theirs = s.captured[seat], s.captured[o]
         v += potential(mine, theirs, w) - potential(theirs, mine, w)
         if reach:
-            v += reach * (_hand_reach(s, seat) - _hand_reach(s, o))
+            v += reach * (hand_reach(s.hands[seat], s.floor) - hand_reach(s.hands[o], s.floor))
     return v
 
 
@@ -234,7 +196,10 @@ class SearchBot:
     the candidate ranking and the leaves. ``replies``: the opponent's first so many
     plays in each rollout are the greedy bot's own choice (an opponent model, about ten
     times the cost of a cheap play, so far fewer samples; measured no better: off by
-    default).
+    default). ``leaf``: ``"potential"`` values a cut playout with :func:`leaf_value`;
+    ``"learned"`` with the learned chance of winning
+    (:func:`madang.bots.matgo_value.win_probability`; a game that ended counts 1, 0 or
+    ½), which is best with ``horizon=1`` (the ``search_value`` bot).
     """
 
     name = "search"
@@ -247,13 +212,17 @@ class SearchBot:
         weights: Weights = HARD_WEIGHTS,
         reach: float = 0.3,
         replies: int = 0,
+        leaf: str = "potential",
     ) -> None:
+        if leaf not in ("potential", "learned"):
+            raise RuleConfigError(f"unknown leaf evaluation {leaf!r}: potential or learned")
         self.horizon = horizon
         self.max_candidates = max_candidates
         self.search_go = search_go
         self.weights = weights
         self.reach = reach
         self.replies = replies
+        self.learned = leaf == "learned"
 
     def act(
         self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Budget | None
@@ -287,6 +256,7 @@ class SearchBot:
         w, reach = self.weights, self.reach
         shuffle = rng.shuffle
         replies = self.replies
+        learned = self.learned
         n = 0
         while True:
             shuffle(pool)
@@ -303,7 +273,10 @@ class SearchBot:
                     playout_vs_greedy(world, me, horizon, replies)
                 else:
                     playout(world, horizon)
-                totals[i] += leaf_value(world, me, n_pay, w, reach)
+                if learned:
+                    totals[i] += win_probability(world, me)
+                else:
+                    totals[i] += leaf_value(world, me, n_pay, w, reach)
             n += 1
             if n >= cap or clock() >= deadline:
                 break
