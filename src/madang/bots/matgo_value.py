@@ -4,9 +4,10 @@
 (both captured piles' 족보 progress, what each hand can take from the floor, the cards
 left, who is to move, 고 and 흔들기 counts); :func:`win_probability` is a logistic
 model over them. The weights (:mod:`madang.bots._matgo_value_weights`) are fitted by
-``tools/train_matgo_value.py`` to the outcomes of self-play games between greedy bots
+``python -m madang.bots._matgo_value_train`` to the outcomes of self-play games between greedy bots
 that sometimes play a random card, so they say how often a position like this one was
-won. The search bot (``hard``) values the end of its short playouts with it.
+won. The ``search_value`` bot (``SearchBot(leaf="learned")``) values the end of its
+short playouts with it.
 
 Positions are whole states (a sampled world, for the search bot): the evaluation reads
 the opponent's hand, which is right for a world the searcher dealt itself and wrong for
