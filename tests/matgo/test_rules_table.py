@@ -673,6 +673,23 @@ def test_bomb_takes_four_steals_one_and_gives_two_tokens(mg: SimpleNamespace) ->
     assert view(g, 1)["tokens"] == [2, 0]
 
 
+def test_a_paused_bomb_turn_shows_no_played_card(mg: SimpleNamespace) -> None:
+    # A bomb plays no single card: while its flip waits for 패 선택, the view must not
+    # name one (it once showed the engine's unused t_card, 01g, from the other hand).
+    g = mg.game(
+        dealer_hand="08g 08a 08p2",
+        other_hand="01g",
+        floor="08p1 07a 07r",
+        pile="07p2 10p1",
+    )
+    mg.run(g, ["bomb 08"])
+    assert g.phase is Phase.PICK_FLIP
+    for seat in (0, None):
+        v = view(g, seat)
+        assert v["public"]["t_card"] is None
+        assert "01g" not in json.dumps(v)
+
+
 def test_bomb_token_flip(mg: SimpleNamespace) -> None:
     g = mg.game(
         dealer_hand="08g 08a 08p2",

@@ -67,6 +67,8 @@ class Phase(IntEnum):
 
 # How the played card stands while the flip is pending.
 _NONE, _LANDED, _PAIRED, _PICKED, _STACK, _BOMB = range(6)
+#: The modes of a turn in which a card was played from the hand (``t_card`` means it).
+PLAYED_CARD_MODES = frozenset((_LANDED, _PAIRED, _PICKED, _STACK))
 
 # 국진 mode once fixed: -1 not fixed (auto: best for its owner), 0 animal, 1 피.
 _GJ_FREE, _GJ_ANIMAL, _GJ_PI = -1, 0, 1

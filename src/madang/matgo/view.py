@@ -20,7 +20,7 @@ from typing import Any
 
 from madang.matgo.actions import action_str
 from madang.matgo.cards import CODES, MONTH_MASK, codes_of
-from madang.matgo.engine import MatgoState
+from madang.matgo.engine import PLAYED_CARD_MODES, MatgoState
 from madang.matgo.scoring import bak_risks
 
 _GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
@@ -79,7 +79,7 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
             "turns": list(state.turns),
             "ppeok_turns": list(state.ppeok_turns),
             "no_shake": [[m for m in range(1, 13) if ns >> m & 1] for ns in state.no_shake],
-            "t_card": CODES[state.t_card] if state.t_mode else None,
+            "t_card": CODES[state.t_card] if state.t_mode in PLAYED_CARD_MODES else None,
             "t_mode": state.t_mode,
             "t_pair": codes_of(state.t_pair),
             "t_bonus": codes_of(state.t_bonus),
