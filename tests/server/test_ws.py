@@ -6,6 +6,7 @@ import json
 import random
 import time
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -65,7 +66,7 @@ def test_whole_matgo_game_settles_ledger_history_and_ratings(client: TestClient)
 def fixed_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables deal from a fixed seed: a random deal may end at once (총통, 나가리), which
     leaves no turn to wait for or illegal move to refuse."""
-    monkeypatch.setattr(room_module.secrets, "randbits", lambda bits: 12345)
+    monkeypatch.setattr(room_module, "secrets", SimpleNamespace(randbits=lambda bits: 12345))
 
 
 @pytest.mark.usefixtures("fixed_deal")

@@ -69,6 +69,6 @@ WEIGHTS: tuple[float, ...] = (
     0.039821,  # opp_reach
     -0.216633,  # opp_reach_best
     0.438033,  # to_move
-    -0.000000,  # pile
+    0.000000,  # pile
     -0.000000,  # floor_cards
 )

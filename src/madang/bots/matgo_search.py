@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Literal
 
 from madang.bots.base import Budget
 from madang.bots.matgo_greedy import (
@@ -212,7 +212,7 @@ class SearchBot:
         weights: Weights = HARD_WEIGHTS,
         reach: float = 0.3,
         replies: int = 0,
-        leaf: str = "potential",
+        leaf: Literal["potential", "learned"] = "potential",
     ) -> None:
         if leaf not in ("potential", "learned"):
             raise RuleConfigError(f"unknown leaf evaluation {leaf!r}: potential or learned")

@@ -30,16 +30,13 @@ from madang.bots.matgo_static import NIB_VALUE
 from madang.matgo.cards import (
     ANIMAL_MASK,
     BIGWANG_BIT,
-    BONUS_MASK,
     CHEONGDAN_MASK,
     CHODAN_MASK,
     GODORI_MASK,
     GWANG_MASK,
     HONGDAN_MASK,
-    PI_MASK,
     RIBBON_MASK,
-    SSANGPI_MASK,
-    SSEURIPI_MASK,
+    pi_value,
 )
 from madang.matgo.engine import MatgoState
 
@@ -111,8 +108,7 @@ def _side(s: MatgoState, seat: int, out: list[float]) -> None:
                 d2 += 1.0
     out.append(d1)
     out.append(d2)
-    v = (m & PI_MASK).bit_count() + 2 * (m & (SSANGPI_MASK | BONUS_MASK)).bit_count()
-    v += (m & SSEURIPI_MASK).bit_count()
+    v = pi_value(m)
     out.append(float(min(v, 10)))
     out.append(float(max(0, v - 9)))
     out.append(1.0 if v <= 5 else 0.0)
