@@ -14,7 +14,13 @@ from madang.arena import MatgoAdapter
 from madang.bots import Budget, DecisionLog, IllegalBotAction, make_bot, play, register_bot
 from madang.bots.base import Bot, RandomBot, bot_names
 from madang.bots.matgo_greedy import GreedyBot, potential
-from madang.bots.matgo_search import SearchBot, playout, playout_vs_greedy
+from madang.bots.matgo_search import (
+    CaptureBot,
+    SearchBot,
+    playout,
+    playout_vs_greedy,
+    rollout_action,
+)
 from madang.core.errors import RuleConfigError
 from madang.matgo.actions import GO, STOP
 from madang.matgo.cards import BIT, CODES, mask_of, parse_cards
@@ -23,7 +29,7 @@ from madang.matgo.rules import PRESETS
 from madang.matgo.view import view
 
 FAST = Budget(time_s=None, iterations=2)
-BOTS = ["random", "greedy", "search", "search_value"]
+BOTS = ["random", "greedy", "search", "search_value", "capture"]
 
 
 def _walk(seed: int, steps: int, preset: str) -> MatgoState:
@@ -102,7 +108,9 @@ class LeakCheckingBot:
 
 
 @pytest.mark.parametrize(
-    "bots", [("greedy", "search"), ("search", "random"), ("search_value", "greedy")], ids="-".join
+    "bots",
+    [("greedy", "search"), ("search", "random"), ("search_value", "greedy"), ("capture", "greedy")],
+    ids="-".join,
 )
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_bots_see_only_the_view(bots: tuple[str, str], seed: int) -> None:
@@ -225,3 +233,22 @@ def test_search_with_an_opponent_model_is_legal_and_deterministic() -> None:
             for _ in range(2)
         }
         assert len(picks) == 1 and picks <= set(legal)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_capture_bot_plays_the_rollout_policy_from_its_view(preset: str) -> None:
+    """The ``capture`` bot, seeing only its view, answers as the search's rollout policy
+    does on the whole state (국진 and 총통 aside, which it answers as greedy does)."""
+    bot = CaptureBot()
+    compared = set()
+    for seed in range(12):
+        g = new_game(PRESETS[preset], seed=seed, dealer=seed & 1)
+        while not g.over:
+            legal = g.legal_actions()
+            a = bot.act(view(g, g.current), list(legal), random.Random(0), None)
+            assert a in legal
+            if g.phase in (Phase.PLAY, Phase.PICK_PLAY, Phase.PICK_FLIP, Phase.GO_STOP):
+                assert a == rollout_action(g), (seed, g.phase, legal)
+                compared.add(g.phase)
+            g.step(a)
+    assert {Phase.PLAY, Phase.GO_STOP} <= compared

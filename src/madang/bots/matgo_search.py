@@ -65,6 +65,48 @@ def _card_play(floor: int, c: int) -> float:
     return CARD_VALUE[c] + NIB_VALUE[g][nib] + 1.5
 
 
+def _best_capture(floor: int, legal: list[int]) -> int:
+    """The play that grabs the most valuable capture (by static card values) on ``floor``:
+    a bonus card or a 폭탄 at once, 흔들기 a little above the plain card, a token flip last."""
+    best, best_v = legal[0], -1e9
+    for a in legal:
+        if a < A.SHAKE:
+            if BIT[a] & BONUS_MASK:
+                return a
+            v = _card_play(floor, a)
+        elif a < A.BOMB:
+            v = _card_play(floor, a - A.SHAKE) + 1.0
+        elif a < A.FLIP:
+            return a
+        else:
+            v = 0.0
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def _most_valuable(options: int) -> int:
+    """The 패 선택 answer taking the option of highest static value (the lowest on a tie)."""
+    best, best_v = 0, -1.0
+    while options:
+        low = options & -options
+        options ^= low
+        c = low.bit_length() - 1
+        if CARD_VALUE[c] > best_v:
+            best, best_v = c, CARD_VALUE[c]
+    return A.PICK + best
+
+
+def _quick_go(go_me: int, go_opp: int, hand_size: int, opp_score: int) -> int:
+    """The cheap 고/스톱 rule: 스톱 after the opponent's 고 or one's own second; 고 with
+    four or more cards in hand while the opponent has two points or fewer."""
+    if go_opp or go_me >= 2:
+        return A.STOP
+    if hand_size >= 4 and opp_score <= 2:
+        return A.GO
+    return A.STOP
+
+
 def rollout_action(s: MatgoState) -> int:
     """The cheap policy both seats follow in playouts: grab the most valuable capture."""
     legal = s.legal_actions()
@@ -72,41 +114,40 @@ def rollout_action(s: MatgoState) -> int:
         return legal[0]
     phase = s.phase
     if phase is Phase.PLAY:
-        floor = s.floor
-        best, best_v = legal[0], -1e9
-        for a in legal:
-            if a < A.SHAKE:
-                if BIT[a] & BONUS_MASK:
-                    return a
-                v = _card_play(floor, a)
-            elif a < A.BOMB:
-                v = _card_play(floor, a - A.SHAKE) + 1.0
-            elif a < A.FLIP:
-                return a
-            else:
-                v = 0.0
-            if v > best_v:
-                best, best_v = a, v
-        return best
+        return _best_capture(s.floor, legal)
     if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
-        o = s.t_options
-        best, best_v = 0, -1.0
-        while o:
-            low = o & -o
-            o ^= low
-            c = low.bit_length() - 1
-            if CARD_VALUE[c] > best_v:
-                best, best_v = c, CARD_VALUE[c]
-        return A.PICK + best
+        return _most_valuable(s.t_options)
     if phase is Phase.GO_STOP:
         p = s.current
         o = 1 - p
-        if s.go_count[o] or s.go_count[p] >= 2:
-            return A.STOP
-        if s.hands[p].bit_count() >= 4 and s.score(o) <= 2:
-            return A.GO
-        return A.STOP
+        return _quick_go(s.go_count[p], s.go_count[o], s.hands[p].bit_count(), s.score(o))
     return s.default_action()
+
+
+class CaptureBot:
+    """The search's rollout policy as a bot that sees only its view (name ``capture``):
+    grab the most valuable capture by static card values, take the most valuable 패 선택
+    option, the cheap 고/스톱 rule; 국진 and 총통 as the greedy bot answers them. A
+    reference opponent for the arena: about as strong as ``greedy`` (docs/bots.md)."""
+
+    name = "capture"
+
+    def act(
+        self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Budget | None
+    ) -> int:
+        """The capture-grabbing action (deterministic; ``rng`` and ``budget`` unused)."""
+        if len(legal) == 1:
+            return legal[0]
+        k = Knowledge.from_view(view)
+        phase = k.phase
+        if phase is Phase.PLAY:
+            return _best_capture(k.floor, legal)
+        if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
+            return _most_valuable(k.options)
+        if phase is Phase.GO_STOP:
+            me, o = k.me, k.opp
+            return _quick_go(k.go[me], k.go[o], k.hand.bit_count(), k.scores[o])
+        return choose(k, legal)
 
 
 def playout(s: MatgoState, horizon: int = 1 << 30) -> None:
