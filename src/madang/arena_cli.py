@@ -161,10 +161,7 @@ def _print(r: dict[str, Any]) -> None:
     rate = r["win_rate_a"]
     rate_text = "n/a" if rate is None else f"{100 * rate:.1f}%"
     b_name = "others win" if others else "B wins"
-    w(
-        f"  A wins {wins['a']}, {b_name} {wins['b']}, draws {draws}: "
-        f"A wins {rate_text} of decided\n"
-    )
+    w(f"  A wins {wins['a']}, {b_name} {wins['b']}, draws {draws}: A wins {rate_text} of decided\n")
     ci = r["ci95_points_a"]
     ci_text = "" if ci is None else f" (95% CI {ci[0]:+.2f} .. {ci[1]:+.2f})"
     w(f"  A's mean points per game: {r['mean_points_a']:+.2f}{ci_text}\n")

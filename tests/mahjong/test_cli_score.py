@@ -159,8 +159,9 @@ BAD_INPUTS = [
     pytest.param(with_(flags=["kan_draw"]), id="kan-draw-with-ron"),
     pytest.param(with_(flags=["robbed_kan"], by="tsumo"), id="robbed-kan-with-tsumo"),
     pytest.param(with_(flags=["first_draw"], seat="1z"), id="first-draw-dealer-ron"),
-    pytest.param(with_(melds=["pon 9p"], hand="123m 567m 234p 55p", flags=["bulleo"]),
-                 id="bulleo-open-hand"),
+    pytest.param(
+        with_(melds=["pon 9p"], hand="123m 567m 234p 55p", flags=["bulleo"]), id="bulleo-open-hand"
+    ),
     pytest.param(with_(melds=["chi 1m"]), id="unknown-meld-kind"),
     pytest.param(with_(melds="pon 5z"), id="melds-not-a-list"),
     pytest.param(with_(melds=[["pon", "5z"]]), id="meld-not-a-string"),

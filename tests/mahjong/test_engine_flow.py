@@ -27,8 +27,14 @@ from madang.mahjong.view import view
 FULL = [4] * 25 + [1] * 4
 
 
-def deal(hands: list[str], rules: dict[str, Any] | None = None, *, pot: int = 0,
-         dealer: int = 0, **kw: Any) -> HandState:
+def deal(
+    hands: list[str],
+    rules: dict[str, Any] | None = None,
+    *,
+    pot: int = 0,
+    dealer: int = 0,
+    **kw: Any,
+) -> HandState:
     return new_hand(rules, wall=build_wall(hands, dealer=dealer, **kw), dealer=dealer, pot=pot)
 
 
@@ -53,8 +59,18 @@ def run_default(st: HandState, until: Any = None) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["0 discard 3m", "1 discard 9p eopeo", "2 discard 7z bulleo", "3 tsumo", "0 ron",
-     "1 pon", "2 kan", "3 ankan 1z", "0 kakan 5p", "1 pass"],
+    [
+        "0 discard 3m",
+        "1 discard 9p eopeo",
+        "2 discard 7z bulleo",
+        "3 tsumo",
+        "0 ron",
+        "1 pon",
+        "2 kan",
+        "3 ankan 1z",
+        "0 kakan 5p",
+        "1 pass",
+    ],
 )
 def test_action_notation_round_trips(text: str) -> None:
     a = Action.parse(text)
@@ -65,8 +81,20 @@ def test_action_notation_round_trips(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["discard 3m", "0 discard", "0 discard 3s", "0 discard 1f", "0 discard 3m riichi",
-     "0 pon 3m", "4 pass", "0 chi", "0", "", "0 ankan", "0 tsumo now"],
+    [
+        "discard 3m",
+        "0 discard",
+        "0 discard 3s",
+        "0 discard 1f",
+        "0 discard 3m riichi",
+        "0 pon 3m",
+        "4 pass",
+        "0 chi",
+        "0",
+        "",
+        "0 ankan",
+        "0 tsumo now",
+    ],
 )
 def test_malformed_actions_raise(text: str) -> None:
     with pytest.raises(InvalidActionError):
@@ -119,8 +147,7 @@ def test_dealer_14th_flower_is_replaced_and_counts_as_the_draw() -> None:
 
 
 def test_flower_drawn_in_play() -> None:
-    hands = ["147m258p369p1234z", "258m147p67z1234z6m", "99m15m37p67z1234z5p",
-             "123p456p789p234m5z"]
+    hands = ["147m258p369p1234z", "258m147p67z1234z6m", "99m15m37p67z1234z5p", "123p456p789p234m5z"]
     st = deal(hands, draws="7z 2f", back="3z")
     events = play_events(st, "0 discard 7z")
     assert [e["type"] for e in events] == ["discard", "flower", "draw"]
@@ -163,8 +190,14 @@ def test_eopeo_and_bulleo_offered_for_discards_that_leave_a_ready_hand() -> None
 def test_bulleo_reveals_waits_and_freezes_the_hand() -> None:
     st = deal(["1112z456m789m234p", "", "", ""], draws="5z 1m 1m 1m 1z")
     ev = play_events(st, "0 discard 5z bulleo")
-    assert ev[0] == {"type": "discard", "seat": 0, "tile": "5z", "declare": "bulleo",
-                     "double": True, "waits": ["2z"]}
+    assert ev[0] == {
+        "type": "discard",
+        "seat": 0,
+        "tile": "5z",
+        "declare": "bulleo",
+        "double": True,
+        "waits": ["2z"],
+    }
     assert st.declared[0] == 2 and st.double[0]
     for seat in (1, 2, None):
         assert view(st, seat)["players"][0]["waits"] == ["2z"]
@@ -203,8 +236,7 @@ def test_eopeo_needs_a_wait_reaching_the_minimum(hand: str, min_pan: int, offere
 def test_eopeo_needs_four_tiles_in_the_wall() -> None:
     # Seats 0 and 3 are ready and discard every tile they draw; seat 0 draws when the
     # wall holds 3, 7, 11 … tiles, seat 3 when it holds 0, 4, 8 …
-    hands = ["1234f123m456m789m", "55z2589m147p1236z", "147m258m369m1p2p3p",
-             "123p456p789p234m6z"]
+    hands = ["1234f123m456m789m", "55z2589m147p1236z", "147m258m369m1p2p3p", "123p456p789p234m6z"]
     st = new_hand(wall=build_wall(hands, back="1p2p3p5z"))
     seen: set[tuple[int, int]] = set()
     while not st.over:
@@ -218,8 +250,7 @@ def test_eopeo_needs_four_tiles_in_the_wall() -> None:
 
 
 def test_no_eopeo_with_an_open_hand() -> None:
-    hands = ["147m258p369p1234z", "555z123m456m789m2p", "258m147p67z1234z6m",
-             "369m369p67z123z4p"]
+    hands = ["147m258p369p1234z", "555z123m456m789m2p", "258m147p67z1234z6m", "369m369p67z123z4p"]
     st = deal(hands, draws="5z")
     play(st, "0 discard 5z", "1 pon")
     assert not any("eopeo" in o for o in options(st, 1))
@@ -280,8 +311,17 @@ def test_nagari_adds_to_the_pot_and_the_dealer_keeps() -> None:
 
 @pytest.mark.parametrize(
     "move",
-    ["1 discard 1m", "0 discard 1p", "0 ron", "0 pon", "0 tsumo", "0 ankan 1m",
-     "0 kakan 1m", "0 pass", "0 discard 1m eopeo"],
+    [
+        "1 discard 1m",
+        "0 discard 1p",
+        "0 ron",
+        "0 pon",
+        "0 tsumo",
+        "0 ankan 1m",
+        "0 kakan 1m",
+        "0 pass",
+        "0 discard 1m eopeo",
+    ],
 )
 def test_illegal_action_raises_and_changes_nothing(move: str) -> None:
     st = new_hand(wall=build_wall(["147m258p369p1234z", "", "", ""], draws="7z"))
@@ -292,8 +332,7 @@ def test_illegal_action_raises_and_changes_nothing(move: str) -> None:
 
 
 def test_illegal_claim_answer_changes_nothing() -> None:
-    hands = ["147m258p369p1234z", "258m147p55z1236z7z", "123m456m789m234p5z",
-             "369m369p123467z5p"]
+    hands = ["147m258p369p1234z", "258m147p55z1236z7z", "123m456m789m234p5z", "369m369p123467z5p"]
     st = deal(hands, draws="5z")
     play(st, "0 discard 5z", "1 pon")
     before = st.snapshot()
@@ -324,8 +363,7 @@ def test_bad_walls_and_settings() -> None:
 
 
 def test_default_actions() -> None:
-    hands = ["147m258p369p1234z", "258m147p55z1236z7z", "123m456m789m234p5z",
-             "369m369p123467z5p"]
+    hands = ["147m258p369p1234z", "258m147p55z1236z7z", "123m456m789m234p5z", "369m369p123467z5p"]
     st = deal(hands, draws="5z")
     assert default_action(st, 0) == Action(0, "discard", 22)
     with pytest.raises(IllegalActionError):
@@ -349,7 +387,8 @@ def test_view_hides_others_and_the_wall() -> None:
         for p in v["players"]:
             if p["seat"] == seat and seat is not None:
                 assert sorted(parse_tiles("".join(p["hand"]))) == [
-                    k for k in range(25) for _ in range(st.hands[seat][k])]
+                    k for k in range(25) for _ in range(st.hands[seat][k])
+                ]
             else:
                 assert p["hand"] is None and p["drawn"] is None and p["golla"] is None
             assert p["concealed"] == sum(st.hands[p["seat"]])
@@ -360,8 +399,7 @@ def test_view_hides_others_and_the_wall() -> None:
 
 
 def test_claim_window_pending_shown_only_to_the_asked_seat() -> None:
-    hands = ["147m258p369p1234z", "258m147p55z1236z7z", "123m456m789m234p5z",
-             "369m369p123467z5p"]
+    hands = ["147m258p369p1234z", "258m147p55z1236z7z", "123m456m789m234p5z", "369m369p123467z5p"]
     st = deal(hands, draws="5z")
     events = play_events(st, "0 discard 5z")
     assert view(st, 1)["pending"] == [1] and view(st, 3)["pending"] == []

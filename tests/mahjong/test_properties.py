@@ -119,8 +119,12 @@ def play_hand(st_: HandState, rng: random.Random, deep: bool) -> list[dict[str, 
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), rules=rules_st, dealer=st.integers(0, 3),
-       pot=st.sampled_from([0, 5, 20]))
+@given(
+    seed=st.integers(0, 2**32),
+    rules=rules_st,
+    dealer=st.integers(0, 3),
+    pot=st.sampled_from([0, 5, 20]),
+)
 def test_random_hands(seed: int, rules: MahjongRules, dealer: int, pot: int) -> None:
     rng = random.Random(seed)
     state = new_hand(rules, seed=seed, dealer=dealer, pot=pot)

@@ -43,8 +43,7 @@ def test_golden_record(path: Path) -> None:
 
 
 def base_record() -> dict[str, Any]:
-    hands = ["147m258p369p1234z", "258m147p55z1236z7z", "123m456m789m234p5z",
-             "369m369p123467z5p"]
+    hands = ["147m258p369p1234z", "258m147p55z1236z7z", "123m456m789m234p5z", "369m369p123467z5p"]
     return {
         "game": "mahjong",
         "rules": {},
@@ -147,6 +146,7 @@ def test_replay_json_reports_a_win() -> None:
     rec["moves"] = ["0 discard 5z", "1 pass", "2 ron"]
     out = replay_json(rec)
     assert out["finished"] and out["winners"] == [2]
-    assert out["payments"] == [{"from": 0, "to": 2, "points": 2 * out["points"][0],
-                                "reason": "ssoa"}]
+    assert out["payments"] == [
+        {"from": 0, "to": 2, "points": 2 * out["points"][0], "reason": "ssoa"}
+    ]
     assert Action.parse(rec["moves"][-1]).verb == "ron"

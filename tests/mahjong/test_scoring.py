@@ -53,6 +53,7 @@ def score(
 PLAIN = "123m 567m 234p 789p 55p"
 
 # (hand, win, by, options, expected 기본판 {name: 판}, expected 부가판 {name: 판}, points)
+# fmt: off
 CASES = [
     # ---- 멘젠, 스무, 핑허 and the waits ---------------------------------------------
     pytest.param(PLAIN, "6m", "ron", {}, {"menjen": 1}, {"gensyo": 1}, 1 + 1 + 5,
@@ -248,6 +249,7 @@ CASES = [
     pytest.param("234m 456p 678p 55m", "4p", "ron", {"melds": ("pon 8m",), "rules": {"min_pan": 0}},
                  {"dangyo": 1}, {"gensyo": 1}, 2, id="mupan-one-pan-open"),
 ]
+# fmt: on
 
 
 @pytest.mark.parametrize(("hand", "win", "by", "opts", "base", "extra", "points"), CASES)
@@ -316,21 +318,58 @@ def test_replacements_are_table_data(name: str, replaces: set[str]) -> None:
 def test_no_other_replacements() -> None:
     with_replacements = {p.name for p in PATTERNS if p.replaces}
     assert with_replacements == {
-        "sa_angkko", "cheongilsaek", "jailsaek", "guryeon_bodeung", "daesasi", "sosasi",
-        "daesamwon", "sosamwon", "hwamangwan", "bulleo", "bujibu_eopeo", "bujibu_bulleo",
+        "sa_angkko",
+        "cheongilsaek",
+        "jailsaek",
+        "guryeon_bodeung",
+        "daesasi",
+        "sosasi",
+        "daesamwon",
+        "sosamwon",
+        "hwamangwan",
+        "bulleo",
+        "bujibu_eopeo",
+        "bujibu_bulleo",
     }
 
 
 def test_pattern_table_values() -> None:
     pans = {p.name: p.pan for p in PATTERNS}
     assert pans == {
-        "menjen": 1, "seumu": 1, "pingheo": 1, "dangyo": 1, "jagi_barampae": 1,
-        "pan_barampae": 1, "gwijokpae": 1, "honilsaek": 2, "doldori": 2, "tonggwan": 2,
-        "childaejak": 4, "sam_angkko": 4, "sosamwon": 6, "daesamwon": 8, "sa_angkko": 8,
-        "cheongilsaek": 8, "honnodu": 8, "sosasi": 8, "daesasi": 12, "jailsaek": 12,
-        "guryeon_bodeung": 24, "kkot": 1, "hwamangwan": 8, "gensyo": 1, "eopeo": 1,
-        "bulleo": 2, "bujibu_eopeo": 5, "bujibu_bulleo": 6, "kkang_olla": 5,
-        "kkang_ssoa": 5, "haitei_olla": 5, "haitei_ssoa": 5, "cheonhwa": 16, "inhwa": 16,
+        "menjen": 1,
+        "seumu": 1,
+        "pingheo": 1,
+        "dangyo": 1,
+        "jagi_barampae": 1,
+        "pan_barampae": 1,
+        "gwijokpae": 1,
+        "honilsaek": 2,
+        "doldori": 2,
+        "tonggwan": 2,
+        "childaejak": 4,
+        "sam_angkko": 4,
+        "sosamwon": 6,
+        "daesamwon": 8,
+        "sa_angkko": 8,
+        "cheongilsaek": 8,
+        "honnodu": 8,
+        "sosasi": 8,
+        "daesasi": 12,
+        "jailsaek": 12,
+        "guryeon_bodeung": 24,
+        "kkot": 1,
+        "hwamangwan": 8,
+        "gensyo": 1,
+        "eopeo": 1,
+        "bulleo": 2,
+        "bujibu_eopeo": 5,
+        "bujibu_bulleo": 6,
+        "kkang_olla": 5,
+        "kkang_ssoa": 5,
+        "haitei_olla": 5,
+        "haitei_ssoa": 5,
+        "cheonhwa": 16,
+        "inhwa": 16,
         "jihwa": 16,
     }
     assert all(p.kind == BASE for p in PATTERNS[:21])
@@ -378,12 +417,27 @@ def test_non_winning_hands_are_not_valid(hand: str, win: str, opts: dict[str, An
     [
         pytest.param(PLAIN, "6m", "ron", {"rules": {"min_pan": 2}}, id="yangpan-1-pan-fails"),
         pytest.param(PLAIN, "6m", "tsumo", {"rules": {"min_pan": 3}}, id="sampan-2-pan-fails"),
-        pytest.param(PLAIN, "6m", "ron", {"rules": {"min_pan": 2}, "flowers": 4},
-                     id="flowers-do-not-count-towards-minimum"),
-        pytest.param(PLAIN, "6m", "ron", {"rules": {"min_pan": 2}, "flags": ("bulleo",)},
-                     id="bulleo-does-not-count-towards-minimum"),
-        pytest.param(PLAIN, "6m", "ron", {"rules": {"min_pan": 2}, "pot": 50},
-                     id="pot-does-not-count-towards-minimum"),
+        pytest.param(
+            PLAIN,
+            "6m",
+            "ron",
+            {"rules": {"min_pan": 2}, "flowers": 4},
+            id="flowers-do-not-count-towards-minimum",
+        ),
+        pytest.param(
+            PLAIN,
+            "6m",
+            "ron",
+            {"rules": {"min_pan": 2}, "flags": ("bulleo",)},
+            id="bulleo-does-not-count-towards-minimum",
+        ),
+        pytest.param(
+            PLAIN,
+            "6m",
+            "ron",
+            {"rules": {"min_pan": 2}, "pot": 50},
+            id="pot-does-not-count-towards-minimum",
+        ),
     ],
 )
 def test_table_minimum_counts_base_pan_only(
@@ -440,6 +494,7 @@ def test_payments_bad_seats(by: str, winner: int, discarder: int | None) -> None
 
 # ---- bad input ---------------------------------------------------------------------
 
+# fmt: off
 BAD = [
     pytest.param("123m 567m 234p 789p 5p", "6m", "ron", {}, id="13-tiles"),
     pytest.param("123m 567m 234p 789p 555p", "6m", "ron", {}, id="15-tiles"),
@@ -481,6 +536,7 @@ BAD = [
     pytest.param(PLAIN, "6m", "ron", {"round_wind": "3m"}, id="round-not-a-wind"),
     pytest.param(PLAIN, "6m", "pass", {}, id="by-unknown"),
 ]
+# fmt: on
 
 
 @pytest.mark.parametrize(("hand", "win", "by", "opts"), BAD)
@@ -495,17 +551,23 @@ def test_flower_in_concealed_hand_is_bad_input() -> None:
         score_hand([*parse_tiles(PLAIN)[:-1], 25], [], ctx, MahjongRules())
 
 
-@pytest.mark.parametrize("text", ["chi 5z", "pon", "pon 5z6z", "pon 55z", "kan 333p", "5z",
-                                  "ankan 1f", "pon 0m"])
+@pytest.mark.parametrize(
+    "text", ["chi 5z", "pon", "pon 5z6z", "pon 55z", "kan 333p", "5z", "ankan 1f", "pon 0m"]
+)
 def test_bad_meld_text(text: str) -> None:
     with pytest.raises(InvalidActionError):
         Meld.parse(text)
 
 
-@pytest.mark.parametrize(("text", "kind", "tile"), [("pon 5z", "pon", 22),
-                                                     ("kan 3333p", "kan", 11),
-                                                     ("ankan 1z", "ankan", 18),
-                                                     ("pon 555z", "pon", 22)])
+@pytest.mark.parametrize(
+    ("text", "kind", "tile"),
+    [
+        ("pon 5z", "pon", 22),
+        ("kan 3333p", "kan", 11),
+        ("ankan 1z", "ankan", 18),
+        ("pon 555z", "pon", 22),
+    ],
+)
 def test_meld_text(text: str, kind: str, tile: int) -> None:
     meld = Meld.parse(text)
     assert (meld.kind, meld.tile) == (kind, tile)
@@ -542,21 +604,28 @@ def winning_hands(draw: st.DrawFn) -> tuple[list[int], int]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(winning_hands(), st.sampled_from([19, 20, 21, 18]), st.integers(0, 4),
-       st.integers(1, 5), st.integers(0, 20))
+@given(
+    winning_hands(),
+    st.sampled_from([19, 20, 21, 18]),
+    st.integers(0, 4),
+    st.integers(1, 5),
+    st.integers(0, 20),
+)
 def test_properties_of_any_four_sets_and_a_pair(
     hand: tuple[list[int], int], seat: int, flowers: int, pan_value: int, pot: int
 ) -> None:
     kinds, win = hand
     sheets = {}
     for by in ("ron", "tsumo"):
-        ctx = WinContext(by=by, win_tile=win, seat_wind=seat, round_wind=18, flowers=flowers,
-                         pot=pot)
+        ctx = WinContext(
+            by=by, win_tile=win, seat_wind=seat, round_wind=18, flowers=flowers, pot=pot
+        )
         sheet = score_hand(kinds, [], ctx, MahjongRules(pan_value=pan_value))
         assert sheet.valid  # 무판: every complete hand wins
-        assert sheet.points == (sheet.base_pan + sheet.extra_pan) * pan_value + (
-            10 if by == "tsumo" else 5
-        ) + pot
+        assert (
+            sheet.points
+            == (sheet.base_pan + sheet.extra_pan) * pan_value + (10 if by == "tsumo" else 5) + pot
+        )
         assert sheet.base_pan == sum(i.pan for i in sheet.base_items)
         assert any(i.name == "menjen" for i in sheet.base_items)
         gensyo = next(i.pan for i in sheet.extra_items if i.name == "gensyo")

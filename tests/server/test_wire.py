@@ -97,8 +97,10 @@ _json_values = st.recursive(
     | st.integers(min_value=-(2**80), max_value=2**80)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(),
-    lambda inner: st.lists(inner, max_size=5)
-    | st.dictionaries(st.text(max_size=8) | st.integers(-99, 99), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(st.text(max_size=8) | st.integers(-99, 99), inner, max_size=5)
+    ),
     max_leaves=30,
 )
 

@@ -125,9 +125,7 @@ def parse_score_input(obj: Any) -> tuple[list[int], list[Meld], WinContext, Mahj
     if "flags" in obj:
         for flag in _want(obj, "flags", list, f"a list of flags ({', '.join(sorted(FLAGS))})"):
             if not isinstance(flag, str) or flag not in FLAGS:
-                raise ScoreInputError(
-                    f"unknown flag {flag!r}; known: {', '.join(sorted(FLAGS))}"
-                )
+                raise ScoreInputError(f"unknown flag {flag!r}; known: {', '.join(sorted(FLAGS))}")
             if flag in flags:
                 raise ScoreInputError(f"flag {flag!r} given twice")
             flags.add(flag)

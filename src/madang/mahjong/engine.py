@@ -388,8 +388,13 @@ def _enter_discard(st: HandState, seat: int, drawn: int, kan_draw: bool) -> None
 
 
 def _score(
-    st: HandState, seat: int, counts: Sequence[int], tile: int, by: str,
-    flags: frozenset[str], pot: int,
+    st: HandState,
+    seat: int,
+    counts: Sequence[int],
+    tile: int,
+    by: str,
+    flags: frozenset[str],
+    pot: int,
 ) -> ScoreSheet:
     kinds = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
     melds = [Meld(m.kind, m.tile) for m in st.melds[seat]]
@@ -451,8 +456,13 @@ def _can_ron(st: HandState, seat: int, tile: int, robbed: bool) -> bool:
     if st.rules.min_pan == 0:
         return True
     sheet = _score(
-        st, seat, _with_tile(st.hands[seat], tile), tile, "ron",
-        _ron_flags(st, seat, robbed), 0,
+        st,
+        seat,
+        _with_tile(st.hands[seat], tile),
+        tile,
+        "ron",
+        _ron_flags(st, seat, robbed),
+        0,
     )
     return sheet.valid
 

@@ -141,9 +141,7 @@ def _wind_triplets(r: Reading) -> int:
 
 def _tonggwan(r: Reading) -> bool:
     chows = r.chows
-    return len(chows) >= 3 and any(
-        b in chows and b + 3 in chows and b + 6 in chows for b in (0, 9)
-    )
+    return len(chows) >= 3 and any(b in chows and b + 3 in chows and b + 6 in chows for b in (0, 9))
 
 
 def _one_suit(r: Reading) -> bool:
@@ -167,6 +165,7 @@ def _flag(name: str) -> Test:
 
 _FIRST: Final = "first_draw"
 
+# fmt: off
 PATTERNS: Final[tuple[Pattern, ...]] = (
     # ---- 기본판 (base patterns) -----------------------------------------------------
     Pattern("menjen", "멘젠", "concealed hand: no 뽕 and no open kan", 1, BASE,
@@ -246,6 +245,7 @@ PATTERNS: Final[tuple[Pattern, ...]] = (
             EXTRA, lambda r: _FIRST in r.flags and r.seat_wind != EAST and not r.tsumo),
 )
 """Every 기본판 and 부가판 of ``mahjong.md`` §6, in sheet order."""
+# fmt: on
 
 _INDEX: Final = {p.name: i for i, p in enumerate(PATTERNS)}
 

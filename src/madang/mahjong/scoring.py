@@ -288,9 +288,7 @@ def _check_flags(melds: Sequence[Meld], ctx: WinContext, total: Sequence[int]) -
             raise ScoreInputError("first_draw (천화/인화/지화) allows no meld before the win")
         clash = flags - {"first_draw"}
         if clash:
-            raise ScoreInputError(
-                f"first_draw cannot combine with {', '.join(sorted(clash))}"
-            )
+            raise ScoreInputError(f"first_draw cannot combine with {', '.join(sorted(clash))}")
 
 
 # -- readings ------------------------------------------------------------------------

@@ -98,9 +98,7 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
             if state.claim_tile >= 0
             else None
         ),
-        "legal_actions": (
-            [str(a) for a in legal_actions(state, seat)] if seat is not None else []
-        ),
+        "legal_actions": ([str(a) for a in legal_actions(state, seat)] if seat is not None else []),
         "players": players,
         "result": None,
     }

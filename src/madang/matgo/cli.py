@@ -96,7 +96,7 @@ def score_json(obj: Any) -> dict[str, Any]:
     try:
         mode = GukjinMode(obj.get("gukjin", "best"))
     except (ValueError, TypeError):
-        raise RecordError("'gukjin' must be \"animal\", \"pi\" or \"best\"") from None
+        raise RecordError('\'gukjin\' must be "animal", "pi" or "best"') from None
     sheet = settle(
         winner,
         loser,

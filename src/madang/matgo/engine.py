@@ -260,9 +260,7 @@ class MatgoState:
             if isinstance(action, str):
                 action = A.parse_action(action)
             elif not isinstance(action, int) or isinstance(action, bool):
-                raise InvalidActionError(
-                    f"an action is an int id or a move string, not {action!r}"
-                )
+                raise InvalidActionError(f"an action is an int id or a move string, not {action!r}")
             else:
                 action = int(action)
         legal = self._legal
@@ -533,11 +531,7 @@ class MatgoState:
         for reason in steals:
             self._steal(p, reason)
         steals.clear()
-        if (
-            cap & GUKJIN_BIT
-            and self.rules.gukjin is Gukjin.ASK
-            and self.gukjin_mode == _GJ_FREE
-        ):
+        if cap & GUKJIN_BIT and self.rules.gukjin is Gukjin.ASK and self.gukjin_mode == _GJ_FREE:
             self.current = p
             self.phase = Phase.GUKJIN
             return
@@ -596,8 +590,10 @@ class MatgoState:
     def _win(self, p: int, reason: str) -> None:
         o = 1 - p
         mode = self.gukjin_mode
-        gmode = GukjinMode.BEST if mode == _GJ_FREE else (
-            GukjinMode.PI if mode == _GJ_PI else GukjinMode.ANIMAL
+        gmode = (
+            GukjinMode.BEST
+            if mode == _GJ_FREE
+            else (GukjinMode.PI if mode == _GJ_PI else GukjinMode.ANIMAL)
         )
         sheet = settle(
             self.captured[p],

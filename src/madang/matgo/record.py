@@ -71,9 +71,7 @@ def load_record(obj: Any) -> tuple[MatgoState, list[Any]]:
         ids = [parse_card(c) for c in deck]
     except RulesError as e:
         raise RecordError(f"bad deck: {e}") from None
-    state = new_game(
-        rules, deck=ids, dealer=dealer, carry=obj.get("carry", 1), mission=mission
-    )
+    state = new_game(rules, deck=ids, dealer=dealer, carry=obj.get("carry", 1), mission=mission)
     return state, moves
 
 

@@ -177,4 +177,3 @@ def narrate(event: dict[str, Any], names: tuple[str, str] = ("P0", "P1")) -> str
             return "나가리!" if event["reason"] == "nagari" else f"게임 끝 ({event['reason']})"
         return f"{names[event['winner']]} 승리! {event['points']}점"
     return texts.get(t)
-

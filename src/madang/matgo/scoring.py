@@ -242,8 +242,7 @@ class ScoreSheet:
             "go": self.go,
             "base": self.base,
             "multipliers": [
-                {"name": m.name, "name_ko": m.name_ko, "factor": m.factor}
-                for m in self.multipliers
+                {"name": m.name, "name_ko": m.name_ko, "factor": m.factor} for m in self.multipliers
             ],
             "points": self.points,
             "gukjin": dict(self.gukjin),
@@ -356,9 +355,7 @@ def settle(
     return best
 
 
-def bak_risks(
-    own: int, opponent: int, went_go: bool, rules: MatgoRules | None = None
-) -> list[str]:
+def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None = None) -> list[str]:
     """The 박 a player would pay if the opponent won now (a table's warnings).
 
     ``own`` and ``opponent`` are the two captured piles. Returns identifiers among

@@ -98,4 +98,3 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
     if state.sheet is not None:
         out["sheet"] = state.sheet.to_dict()
     return out
-
