@@ -87,6 +87,13 @@ def register(c: TestClient, name: str = "minsu", password: str = "secret1") -> d
     return user
 
 
+def use_session(c: TestClient, token: str | None) -> None:
+    """Make ``token`` the client's only session cookie (the client may hold the one the
+    server set under another domain, and would then send both)."""
+    c.cookies.clear()
+    c.cookies.set("madang_session", token or "")
+
+
 def recv_until(ws: Any, kind: str) -> dict[str, Any]:
     """Read messages until one of type ``kind`` (others are skipped)."""
     for _ in range(10_000):

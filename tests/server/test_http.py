@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import register
+from tests.server.conftest import register, use_session
 
 
 def error_code(r: object) -> str:
@@ -34,7 +34,7 @@ def test_old_session_dies_on_logout(client: TestClient) -> None:
     register(client)
     token = client.cookies.get("madang_session")
     client.post("/api/logout")
-    client.cookies.set("madang_session", token or "")
+    use_session(client, token)
     assert client.get("/api/me").status_code == 401
 
 

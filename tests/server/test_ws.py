@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import play_out, recv_until, register
+from tests.server.conftest import play_out, recv_until, register, use_session
 
 from madang.server import room as room_module
 
@@ -195,8 +195,7 @@ def test_bot_takes_over_a_dropped_seat_and_hands_it_back(
             break
         time.sleep(0.05)
     assert games and games[0]["status"] == "finished"
-    c.cookies.clear()  # only the host's session, whatever domain the client stored it under
-    c.cookies.set("madang_session", host or "")
+    use_session(c, host)
     with c.websocket_connect(f"/ws/tables/{tid}") as ws:
         ws.send_text(json.dumps({"type": "hello", "last_version": None}))
         recv_until(ws, "welcome")
@@ -239,7 +238,7 @@ def test_restart_keeps_finished_games_and_aborts_running_ones(
     balance = c.get("/api/me").json()["balance"]
     c.__exit__(None, None, None)  # the server stops with game 2 running
     c2 = make_client()
-    c2.cookies.set("madang_session", cookie or "")
+    use_session(c2, cookie)
     assert c2.get("/api/me").json()["balance"] == balance
     games = c2.get("/api/games").json()["games"]
     assert [g["status"] for g in games] == ["aborted", "finished"]
