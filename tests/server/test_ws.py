@@ -6,14 +6,10 @@ import json
 import random
 import time
 from collections.abc import Callable
-from types import SimpleNamespace
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import play_out, recv_until, register, use_session
-
-from madang.server import room as room_module
 
 MATGO_VS_BOT = {
     "game": "matgo",
@@ -62,14 +58,6 @@ def test_whole_matgo_game_settles_ledger_history_and_ratings(client: TestClient)
         assert {e["username"] for e in board} == {"minsu", "bot-easy"}
 
 
-@pytest.fixture
-def fixed_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tables deal from a fixed seed: a random deal may end at once (총통, 나가리), which
-    leaves no turn to wait for or illegal move to refuse."""
-    monkeypatch.setattr(room_module, "secrets", SimpleNamespace(randbits=lambda bits: 12345))
-
-
-@pytest.mark.usefixtures("fixed_deal")
 def test_errors_change_nothing(client: TestClient) -> None:
     register(client)
     tid = new_table(client)
@@ -124,7 +112,6 @@ def test_spectator_cannot_act_and_sees_no_hand(client: TestClient) -> None:
         assert recv_until(ws, "error")["code"] == "not_seated"
 
 
-@pytest.mark.usefixtures("fixed_deal")
 def test_reconnect_gets_missed_updates_or_snapshot(client: TestClient) -> None:
     register(client)
     tid = new_table(client)
@@ -158,7 +145,6 @@ def test_reconnect_gets_missed_updates_or_snapshot(client: TestClient) -> None:
         assert recv_until(ws, "snapshot")["version"] == snap2["version"]
 
 
-@pytest.mark.usefixtures("fixed_deal")
 def test_timer_plays_the_default_answer(make_client: Callable[..., TestClient]) -> None:
     c = make_client(turn_seconds=0.2)
     register(c)
