@@ -51,13 +51,14 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``madang serve`` (SQLite in a temp folder) on a free port; yields its URL."""
+    """A real ``madang serve`` (SQLite in a temp folder) on a free port; yields its URL.
+    Its tables deal from fixed seeds (those of the app tests: every one starts live)."""
     data = tmp_path_factory.mktemp("data")
     port = _free_port()
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", str(data),
-         "--bot-delay", "0", "--turn-seconds", "120"],
+         "--bot-delay", "0", "--turn-seconds", "120", "--deal-seed", "100"],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

@@ -7,14 +7,12 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from madang.server import room as room_module
 from madang.server.app import create_app
 from madang.server.config import ServerConfig
 from madang.server.db import make_engine
@@ -39,14 +37,6 @@ def reset_postgres(url: str) -> None:
     eng.dispose()
 
 
-@pytest.fixture(autouse=True)
-def fixed_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every table deals from one fixed seed, so the server tests are deterministic: a
-    random deal may end at once (총통, 나가리) and leave no turn to play, wait for or
-    refuse. Rooms built with an explicit seed (the leak test's) are not affected."""
-    monkeypatch.setattr(room_module, "secrets", SimpleNamespace(randbits=lambda bits: 12345))
-
-
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
@@ -56,8 +46,16 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return PG_URL
 
 
+DEAL_SEED = 100
+"""Tables deal from seeds 101, 102, … (``ServerConfig.deal_seed``), so the app tests are
+deterministic: a random deal may end at once (총통, 나가리) and leave no turn to play,
+wait for or refuse. Each of tables 1–8 starts with a card to play and lasts a dozen
+moves or more in both games (``test_deal_seed_gives_live_tables`` checks it)."""
+
+
 def test_config(db_url: str, **overrides: Any) -> ServerConfig:
     base: dict[str, Any] = {
+        "deal_seed": DEAL_SEED,
         "database_url": db_url,
         "argon2_time_cost": 1,
         "argon2_memory_kib": 8192,

@@ -18,6 +18,8 @@ def test_serve_options() -> None:
         "127.0.0.1",
     )
     assert callable(args.handler)
+    assert args.deal_seed is None
+    assert build_parser("serve").parse_args(["serve", "--deal-seed", "7"]).deal_seed == 7
 
 
 def test_serve_rejects_a_bad_port() -> None:

@@ -409,6 +409,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             seats=seats,
             config=config,
             engine=hub.engine,
+            seed=None if config.deal_seed is None else config.deal_seed + table_id,
             on_close=lambda r: hub.forget(r.table_id),
         )
         hub.rooms[table_id] = room

@@ -15,6 +15,13 @@ def register_cli(sub: Any) -> None:
     p.add_argument("--database-url", default="", help="postgresql://… instead of SQLite")
     p.add_argument("--turn-seconds", type=float, default=20.0, help="time per question")
     p.add_argument("--bot-delay", type=float, default=0.6, help="a bot's pause before moving")
+    p.add_argument(
+        "--deal-seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="deal table T from seed N+T (reproducible deals for tests; not for a public server)",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level")
     p.set_defaults(handler=serve)
 
@@ -56,6 +63,7 @@ def serve(args: argparse.Namespace) -> int:
         data_dir=args.data,
         turn_seconds=args.turn_seconds,
         bot_delay=args.bot_delay,
+        deal_seed=args.deal_seed,
     )
     app = create_app(config)
     tune_runtime()

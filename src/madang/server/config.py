@@ -49,6 +49,9 @@ class ServerConfig:
     secure_cookie: bool = False
     """Mark the session cookie ``Secure`` (behind HTTPS)."""
     stakes: tuple[int, ...] = field(default=(1, 10, 100, 1000))
+    deal_seed: int | None = None
+    """Deal table ``N``'s games from seed ``deal_seed + N`` (reproducible deals, for tests
+    and demonstrations; never on a public server). None: an unpredictable seed per table."""
 
     def url(self) -> str:
         """The database URL in force."""
