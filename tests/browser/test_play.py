@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.server.conftest import DEAL_SEED
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -58,7 +59,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", str(data),
-         "--bot-delay", "0", "--turn-seconds", "120", "--deal-seed", "100"],
+         "--bot-delay", "0", "--turn-seconds", "120", "--deal-seed", str(DEAL_SEED)],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

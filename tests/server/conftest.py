@@ -50,7 +50,8 @@ DEAL_SEED = 100
 """Tables deal from seeds 101, 102, … (``ServerConfig.deal_seed``), so the app tests are
 deterministic: a random deal may end at once (총통, 나가리) and leave no turn to play,
 wait for or refuse. Each of tables 1–8 starts with a card to play and lasts a dozen
-moves or more in both games (``test_deal_seed_gives_live_tables`` checks it)."""
+moves or more in both games (``test_sessions.test_deal_seed_gives_live_tables`` checks
+it); the browser test's server deals from the same seeds."""
 
 
 def test_config(db_url: str, **overrides: Any) -> ServerConfig:

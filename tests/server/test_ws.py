@@ -8,7 +8,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import DEAL_SEED, play_out, recv_until, register, use_session
 
@@ -32,23 +31,6 @@ def hello(ws: Any, last: int | None = None) -> dict[str, Any]:
     ws.send_text(json.dumps({"type": "hello", "last_version": last}))
     recv_until(ws, "welcome")
     return recv_until(ws, "snapshot")
-
-
-@pytest.mark.parametrize("game", ["matgo", "mahjong"])
-@pytest.mark.parametrize("table_id", range(1, 9))
-def test_deal_seed_gives_live_tables(game: str, table_id: int) -> None:
-    """The tests' tables (see ``DEAL_SEED``) start with a card to play and last a while."""
-    s = make_session(game, "default", DEAL_SEED + table_id)
-    assert not s.over and s.pending()
-    if game == "matgo":
-        assert s.question(s.pending()[0]) == "play"
-    rng = random.Random(0)
-    moves = 0
-    while not s.over:
-        seat = s.pending()[0]
-        s.step(seat, rng.choice(s.legal(seat)))
-        moves += 1
-    assert moves >= 12
 
 
 def test_tables_deal_from_the_configured_seed(client: TestClient) -> None:
