@@ -84,6 +84,26 @@ def test_full_example(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFix
     assert result["payment"] == {"each": 29, "total": 87}
 
 
+def test_kan_draw_with_haitei_adds_both(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A kan's replacement that was the last wall tile: 깡올라 5 + 하이떼이 올라 5.
+    obj = {
+        "hand": "123m 567m 234p 55p",
+        "melds": ["ankan 9p"],
+        "win": "6m",
+        "by": "tsumo",
+        "seat": "2z",
+        "round": "1z",
+        "flags": ["kan_draw", "haitei"],
+    }
+    code, out, err = run(obj, monkeypatch, capsys)
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    extras = {i["name"]: i["pan"] for i in result["extra_items"]}
+    assert extras["kkang_olla"] == 5 and extras["haitei_olla"] == 5
+
+
 def test_invalid_shape_is_valid_false(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -288,3 +288,28 @@ def test_no_claims_on_the_last_discard_but_ron() -> None:
     assert options(st, 2) == ["ron", "pass"]  # seat 1's 뽕 is not offered
     play(st, "2 ron")
     assert st.result is not None and "haitei" in st.result.winners[0].flags
+
+
+def test_kan_replacement_that_empties_the_wall_counts_kkang_olla_and_haitei() -> None:
+    # Seat 2 holds 111z and draws the fourth 1z as the last tile from the front; its
+    # concealed 깡's replacement (from the back) is then the last tile of the wall and
+    # wins: 깡올라 and 하이떼이 올라 both count (mahjong.md §6 pairs no replacement).
+    hands = [
+        "1234f147m258p369p",  # four flowers, replaced from the back at the deal
+        "258m147p2356z",
+        "111z123m456m789m5p",
+        "",
+    ]
+    st = new_hand(wall=build_wall(hands, back="6z6z6z7z5p", tail="1z"))
+    while not (st.phase == "discard" and st.turn == 2 and st.wall_count == 1):
+        for seat in list(st.pending):
+            step(st, default_action(st, seat))
+    assert st.drawn == 18  # the fourth 1z
+    play(st, "2 ankan 1z")
+    assert st.wall_count == 0 and st.kan_draw
+    play(st, "2 tsumo")
+    assert st.result is not None
+    win = st.result.winners[0]
+    assert {"kan_draw", "haitei"} <= win.flags
+    extras = {i.name: i.pan for i in win.sheet.extra_items}
+    assert extras["kkang_olla"] == 5 and extras["haitei_olla"] == 5

@@ -434,7 +434,7 @@ def _tsumo_flags(st: HandState, seat: int) -> frozenset[str]:
     flags = _declare_flags(st, seat)
     if st.kan_draw:
         flags.add("kan_draw")
-    elif st.front == st.back:
+    if st.front == st.back:  # a kan replacement that empties the wall counts both
         flags.add("haitei")
     if not st.any_call and st.draws[seat] == 1 and st.discards_made[seat] == 0:
         flags.add("first_draw")

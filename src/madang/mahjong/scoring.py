@@ -273,8 +273,10 @@ def _check_flags(melds: Sequence[Meld], ctx: WinContext, total: Sequence[int]) -
                 "robbed_kan (깡쏘아): the other three copies of the winning tile are in "
                 "the robbed 뽕, so the hand holds exactly one"
             )
-    if "haitei" in flags and ("kan_draw" in flags or "robbed_kan" in flags):
-        raise ScoreInputError("haitei cannot combine with a kan: no kan on the last tile")
+    if "haitei" in flags and "robbed_kan" in flags:
+        raise ScoreInputError(
+            "haitei cannot combine with robbed_kan: no kan is added once the wall is empty"
+        )
     if "eopeo" in flags and ("bulleo" in flags or "double_eopeo" in flags):
         raise ScoreInputError(
             "eopeo goes with neither bulleo nor double_eopeo (불러 and 부지부엎어 include 엎어)"
