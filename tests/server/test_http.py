@@ -92,8 +92,12 @@ def test_guest_then_register_keeps_the_account(client: TestClient) -> None:
 def test_bodies_malformed_and_oversized(client: TestClient) -> None:
     r = client.post("/api/register", content=b"{nope", headers={"content-type": "application/json"})
     assert r.status_code == 400 and error_code(r) == "bad_request"
-    r = client.post("/api/register", content=b"[1, 2]")
+    r = client.post(
+        "/api/register", content=b"[1, 2]", headers={"content-type": "application/json"}
+    )
     assert error_code(r) == "bad_request"
+    r = client.post("/api/register", content=b"[1, 2]")  # no media type: not JSON
+    assert r.status_code == 415 and error_code(r) == "bad_media_type"
     r = client.post("/api/register", content=b"x" * (70 * 1024))
     assert r.status_code == 413 and error_code(r) == "too_large"
 

@@ -27,17 +27,26 @@ from starlette.websockets import WebSocketDisconnect
 
 from madang.core.errors import MadangError
 from madang.server import store
-from madang.server.auth import LoginThrottle, Passwords, check_password, check_username
+from madang.server.auth import (
+    Passwords,
+    RateLimits,
+    Throttles,
+    check_password,
+    check_username,
+)
 from madang.server.config import ServerConfig
 from madang.server.db import make_engine, migrate
 from madang.server.games import SEATS, presets
 from madang.server.room import Conn, Room, Seat, dumps
+from madang.server.security import Guard
 from madang.server.wire import WireError, parse_client_message, wire_error
 
 log = logging.getLogger("madang.server")
 
 COOKIE = "madang_session"
-MAX_BODY = 64 * 1024
+DEVICE_COOKIE = "madang_device"
+MAX_ID = 2**31 - 1
+"""Ids are SQL ``INTEGER``s (PostgreSQL's are 32-bit): a larger one names nothing."""
 T = TypeVar("T")
 
 
@@ -47,8 +56,21 @@ class Hub:
     def __init__(self, config: ServerConfig, engine: Engine) -> None:
         self.config = config
         self.engine = engine
-        self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
-        self.throttle = LoginThrottle(config.login_failures, config.login_window_s)
+        self.passwords = Passwords(
+            config.argon2_time_cost,
+            config.argon2_memory_kib,
+            workers=config.hash_workers,
+            queue=config.hash_queue,
+        )
+        self.throttle = Throttles(
+            config.login_failures,
+            config.login_window_s,
+            config.login_address_failures,
+            config.login_name_failures,
+        )
+        self.limits = RateLimits(config.register_limit, config.guest_limit)
+        self.sockets: dict[str, int] = {}
+        """Open table WebSockets per client address."""
         self.rooms: dict[int, Room] = {}
         self.aborted_at_start = 0
 
@@ -108,9 +130,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         finally:
             for room in list(hub.rooms.values()):
                 await room.shutdown()
+            hub.passwords.close()
             engine.dispose()
 
     app = FastAPI(title="madang", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(Guard, config=config)
 
     @app.exception_handler(WireError)
     async def _wire(_: Request, e: WireError) -> JSONResponse:
@@ -139,12 +163,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return hub
 
     async def body(request: Request) -> dict[str, Any]:
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_BODY:
-            raise WireError("too_large", "the request body is over 64 KiB")
+        # the Guard has checked the media type and caps the size while this reads
         raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise WireError("too_large", "the request body is over 64 KiB")
         if not raw:
             return {}
         try:
@@ -164,7 +184,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise WireError("unauthorized", "log in or play as a guest first")
         return user
 
-    def with_cookie(resp: Response, token: str) -> Response:
+    def client_addr(request: Request | WebSocket) -> str:
+        # the peer, or what a configured proxy forwarded (uvicorn's ProxyHeadersMiddleware)
+        return request.client.host if request.client else "?"
+
+    def with_cookie(resp: Response, token: str, device: str | None = None) -> Response:
         resp.set_cookie(
             COOKIE,
             token,
@@ -174,7 +198,24 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             secure=config.secure_cookie,
             path="/",
         )
+        if device is not None:
+            resp.set_cookie(
+                DEVICE_COOKIE,
+                device,
+                max_age=365 * 86400,
+                httponly=True,
+                samesite="strict",
+                secure=config.secure_cookie,
+                path="/api/login",
+            )
         return resp
+
+    async def new_session(request: Request, user_id: int) -> str:
+        """A fresh session for ``user_id``; the one the request came with ends (a login,
+        a registration or a guest's upgrade never keeps an old token alive)."""
+        hub = hub_of(request)
+        await hub.db(store.delete_session, request.cookies.get(COOKIE))
+        return await hub.db(store.create_session, user_id)
 
     # ------------------------------------------------------------------ accounts
 
@@ -184,14 +225,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         data = await body(request)
         name = check_username(data.get("username"))
         password = check_password(data.get("password"))
-        hashed = await asyncio.to_thread(hub.passwords.hash, password)
+        addr = client_addr(request)
+        hub.limits.peek("register", addr)
+        if await hub.db(store.name_taken, name):  # before any hashing
+            raise WireError("username_taken", f"the name {name!r} (or one like it) is taken")
+        hub.limits.hit("register", addr)
+        hashed = await hub.passwords.run(hub.passwords.hash, password)
         me = await current_user(request)
         if me is not None and me["guest"]:
             user = await hub.db(store.upgrade_guest, me["id"], name, hashed)
         else:
             user = await hub.db(store.create_user, name, hashed)
-        token = await hub.db(store.create_session, user["id"])
-        return with_cookie(JSONResponse({"user": user}, status_code=201), token)
+        token = await new_session(request, user["id"])
+        device = await hub.db(store.create_device, user["id"])
+        return with_cookie(JSONResponse({"user": user}, status_code=201), token, device)
 
     @app.post("/api/login")
     async def login(request: Request) -> Response:
@@ -200,20 +247,27 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         name, password = data.get("username"), data.get("password")
         if not isinstance(name, str) or not isinstance(password, str) or len(name) > 40:
             raise WireError("bad_request", "username and password are required")
-        addr = request.client.host if request.client else "?"
-        keys = (f"u:{name.lower()}", f"a:{addr}")
-        hub.throttle.check(*keys)
-        row = await hub.db(store.user_by_name, name)
-        ok = row is not None and await asyncio.to_thread(
+        try:
+            name.encode()
+            password.encode()
+        except UnicodeEncodeError:
+            raise WireError("bad_request", "username and password must be valid text") from None
+        addr = client_addr(request)
+        row = await hub.db(store.user_for_login, name)
+        cookie = request.cookies.get(DEVICE_COOKIE)
+        owner = await hub.db(store.device_user, cookie)
+        device = cookie if row is not None and owner == row.id else None
+        hub.throttle.check(name, addr, device)
+        ok = row is not None and await hub.passwords.run(
             hub.passwords.verify, row.password_hash, password[:200]
         )
         if not ok or row is None:
-            for k in keys:
-                hub.throttle.fail(k)
+            hub.throttle.fail(name, addr, device)
             raise WireError("bad_credentials", "wrong user name or password")
-        hub.throttle.succeed(keys[0])
-        token = await hub.db(store.create_session, row.id)
-        return with_cookie(JSONResponse({"user": store.user_dict(row)}), token)
+        hub.throttle.succeed(name, addr, device)
+        token = await new_session(request, row.id)
+        new_device = None if device else await hub.db(store.create_device, row.id)
+        return with_cookie(JSONResponse({"user": store.user_dict(row)}), token, new_device)
 
     @app.post("/api/logout")
     async def logout(request: Request) -> Response:
@@ -227,6 +281,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         hub = hub_of(request)
         import secrets
 
+        hub.limits.hit("guest", client_addr(request))
         for _ in range(5):
             try:
                 user = await hub.db(
@@ -237,7 +292,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 continue
         else:  # pragma: no cover - 16M names
             raise WireError("internal", "could not make a guest name")
-        token = await hub.db(store.create_session, user["id"])
+        token = await new_session(request, user["id"])
         return with_cookie(JSONResponse({"user": user}, status_code=201), token)
 
     @app.get("/api/me")
@@ -272,7 +327,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             before = int(q["before"]) if "before" in q else None
         except ValueError:
             raise WireError("bad_request", "limit and before are integers") from None
+        if before is not None and not 1 <= before <= MAX_ID + 1:
+            raise WireError("bad_request", f"before is an id, 1-{MAX_ID + 1}")
         return max(1, min(limit, 200)), before
+
+    def check_id(value: int, what: str) -> int:
+        if not 1 <= value <= MAX_ID:
+            raise WireError("not_found", f"no {what} {value}")
+        return value
 
     @app.get("/api/ledger")
     async def get_ledger(request: Request) -> dict[str, Any]:
@@ -291,6 +353,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if name is None:
             uid = (await need_user(request))["id"]
         else:
+            if len(name) > 80 or not name.isprintable():
+                raise WireError("not_found", "no such user")
             row = await hub.db(store.user_by_name, name)
             if row is None:
                 raise WireError("not_found", f"no user {name!r}")
@@ -302,6 +366,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"games": await hub.db(store.games_of, uid, game, limit, before)}
 
     async def finished(request: Request, game_id: int) -> dict[str, Any]:
+        check_id(game_id, "finished game")
         got = await hub_of(request).db(store.game_detail, game_id)
         if got is None:
             raise WireError("not_found", f"no finished game {game_id}")
@@ -349,15 +414,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         hub = hub_of(request)
         user = await need_user(request)
         data = await body(request)
+        if await hub.db(store.open_tables_of, user["id"]) >= config.tables_per_user:
+            raise WireError(
+                "too_many_tables",
+                f"you have {config.tables_per_user} open tables already; close one first",
+            )
         game = data.get("game")
-        if game not in SEATS:
+        if not isinstance(game, str) or game not in SEATS:
             raise WireError("bad_request", "game must be matgo or mahjong")
         preset = data.get("preset", "default")
         if not isinstance(preset, str) or preset not in presets(game):
             raise WireError("rule_config", f"unknown {game} preset {preset!r}")
-        stake = data.get("stake", 1)
-        if type(stake) is not int or not 1 <= stake <= 1_000_000:
-            raise WireError("bad_request", "stake must be an integer 1-1000000")
+        stake = data.get("stake", config.stakes[0])
+        if type(stake) is not int or stake not in config.stakes:
+            raise WireError(
+                "bad_request", f"stake must be one of {', '.join(map(str, config.stakes))}"
+            )
         private = data.get("private", False)
         if not isinstance(private, bool):
             raise WireError("bad_request", "private must be true or false")
@@ -371,7 +443,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 raise WireError("bad_request", "each seat is {kind: human} or {kind: bot, level}")
             if spec["kind"] == "bot":
                 level = spec.get("level", "normal")
-                if level not in levels:
+                if not isinstance(level, str) or level not in levels:
                     raise WireError("bad_request", f"bot level must be one of {levels}")
                 seats.append(Seat(i, "bot", level=level))
             else:
@@ -457,6 +529,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.websocket("/ws/tables/{table_id}")
     async def ws_table(ws: WebSocket, table_id: int) -> None:
         hub = hub_of(ws)
+        addr = client_addr(ws)
+        if hub.sockets.get(addr, 0) >= config.ws_per_address:
+            await ws.close(code=4429, reason="too many connections from your address")
+            return
+        hub.sockets[addr] = hub.sockets.get(addr, 0) + 1
+        try:
+            await _table_socket(ws, hub, table_id)
+        finally:
+            hub.sockets[addr] -= 1
+            if not hub.sockets[addr]:
+                del hub.sockets[addr]
+
+    async def _table_socket(ws: WebSocket, hub: Hub, table_id: int) -> None:
         await ws.accept()
         room = hub.rooms.get(table_id)
         if room is None or room.closing:
@@ -526,9 +611,16 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
 async def _reader(
     ws: WebSocket, conn: Conn, room: Room, bucket: TokenBucket, config: ServerConfig
 ) -> None:
+    greeted = False  # a client must say hello soon, then speak (ping) now and then
     while True:
+        idle = config.ws_idle_s if greeted else config.ws_hello_s
         try:
-            msg = await ws.receive()
+            msg = await asyncio.wait_for(ws.receive(), idle)
+        except TimeoutError:
+            reason = "idle" if greeted else "no hello"
+            with contextlib.suppress(Exception):
+                await ws.close(code=4408, reason=reason)
+            return
         except (WebSocketDisconnect, RuntimeError):
             return
         if msg["type"] == "websocket.disconnect":
@@ -563,6 +655,7 @@ async def _reader(
         if kind == "ping":
             conn.send(dumps({"type": "pong", "server_time": int(time.time() * 1000)}))
         elif kind == "hello":
+            greeted = True
             room.submit("hello", conn, m["last_version"])
         elif kind == "act":
             room.submit("act", conn, m["version"], m["action"], m["ref"])

@@ -1,33 +1,73 @@
-"""Passwords (argon2id), name rules and login throttling.
+"""Passwords (argon2id in their own threads), name rules, login throttling and rate limits.
 
 >>> h = Passwords(time_cost=1, memory_kib=8192)
 >>> h.verify(h.hash("correct horse"), "correct horse"), h.verify(h.hash("a"), "b")
 (True, False)
 >>> check_username("민수_01")
 '민수_01'
+>>> check_username("ＭＩＮＳＵ")  # fullwidth letters are the ASCII ones (NFKC)
+'MINSU'
+>>> name_key("MinSu") == name_key("m1nsu") == name_key("rninsu"), name_key("b0t_easy")
+(True, 'bot-easy')
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
+import unicodedata
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
 from madang.server.wire import WireError
 
-_NAME = re.compile(r"^[\w\-]{3,20}$")
+T = TypeVar("T")
+
+# Letters are Latin (after NFKC), Hangul syllables or compatibility jamo (ㅋㅋ), but not
+# the Hangul fillers, which render as nothing (U+3164, and U+115F/U+1160/U+FFA0 that
+# NFKC maps to it or that are not in the class).
+_NAME = re.compile(r"^[A-Za-z0-9_\-\uac00-\ud7a3\u3131-\u3163\u3165-\u318e]{3,20}$")
 RESERVED = ("bot-", "guest-")
+"""Prefixes of the names the server gives (bots, guests): no one may register them, nor
+a name that looks like one (:func:`name_key`)."""
+
+# Characters that look alike in a Latin font, mapped to one: a name's key is its
+# lower-case form with these folded, so ``MinSu``, ``m1nsu`` and ``minsu`` are one name.
+_FOLD = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "_": "-"})
+
+
+def name_key(name: str) -> str:
+    """The key that two names which look alike share (unique among users).
+
+    NFKC, then lower case, then the look-alikes folded (0→o, 1/i→l, 5→s, _→-, rn→m,
+    vv→w).
+    """
+    key = unicodedata.normalize("NFKC", name).lower().translate(_FOLD)
+    return key.replace("rn", "m").replace("vv", "w")
 
 
 def check_username(name: object) -> str:
-    """A valid user name (3–20 letters, digits, ``_`` or ``-``), else ``bad_request``."""
-    if not isinstance(name, str) or not _NAME.match(name):
+    """A valid user name, normalised (NFKC), else ``bad_request``.
+
+    3–20 Latin letters, digits, ``_``, ``-`` or Hangul; no control, format or invisible
+    character; not a look-alike of a bot's or a guest's name.
+    """
+    if not isinstance(name, str) or len(name) > 80:
         raise WireError("bad_request", "a name is 3-20 letters, digits, _ or -")
-    if name.lower().startswith(RESERVED):
-        raise WireError("bad_request", "names starting with bot- or guest- are reserved")
+    name = unicodedata.normalize("NFKC", name)
+    if not _NAME.match(name) or name.endswith("\n"):
+        raise WireError("bad_request", "a name is 3-20 letters (Latin or Hangul), digits, _ or -")
+    if name_key(name).startswith(tuple(name_key(r) for r in RESERVED)):
+        raise WireError("bad_request", "names like bot-… or guest-… are reserved")
     return name
 
 
@@ -35,14 +75,25 @@ def check_password(password: object) -> str:
     """A valid password (6–200 characters), else ``bad_request``."""
     if not isinstance(password, str) or not 6 <= len(password) <= 200:
         raise WireError("bad_request", "a password is 6-200 characters")
+    try:
+        password.encode()
+    except UnicodeEncodeError:
+        raise WireError("bad_request", "a password must be valid text") from None
     return password
 
 
 class Passwords:
-    """argon2id hashing; the costs are settings (tests use cheap ones)."""
+    """argon2id hashing in a pool of its own (``workers`` threads, at most ``queue``
+    waiting): the database threads and the event loop never wait on a hash, and a flood
+    of registrations is answered ``busy`` instead of piling up."""
 
-    def __init__(self, time_cost: int = 3, memory_kib: int = 65536) -> None:
+    def __init__(
+        self, time_cost: int = 3, memory_kib: int = 65536, workers: int = 1, queue: int = 16
+    ) -> None:
         self._ph = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib)
+        self._pool: ThreadPoolExecutor | None = None
+        self._workers = workers
+        self._room = asyncio.Semaphore(workers + queue)
 
     def hash(self, password: str) -> str:
         """The argon2id hash of ``password``."""
@@ -57,6 +108,20 @@ class Passwords:
         except (VerificationError, InvalidHashError):
             return False
 
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
+        """Run ``fn`` (``hash`` or ``verify``) in the hashing pool; ``busy`` when full."""
+        if self._room.locked():
+            raise WireError("busy", "the server is busy; try again in a moment", retry_after=2.0)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="madang-hash")
+        async with self._room:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    def close(self) -> None:
+        """Stop the hashing threads."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
 
 @dataclass
 class _Entry:
@@ -66,9 +131,12 @@ class _Entry:
 
 
 class LoginThrottle:
-    """Failed logins per key (a name, a client address): after ``limit`` failures in
-    ``window`` seconds the key is blocked for 60 s, doubling with each further failure
-    up to 15 minutes. A success clears the name's key.
+    """Failed logins per key: after ``limit`` failures in ``window`` seconds the key is
+    blocked for 60 s, doubling with each further block up to 15 minutes. A success
+    clears the key.
+
+    The app keeps three of these (:class:`Throttles`): per name *and* address, per
+    address, and a slower one per name.
 
     >>> t = LoginThrottle(limit=2, window=60, clock=lambda: 0.0)
     >>> t.fail("u:a"); t.fail("u:a"); t.retry_after("u:a")
@@ -76,22 +144,19 @@ class LoginThrottle:
     """
 
     def __init__(
-        self, limit: int = 5, window: float = 300.0, clock: object = time.monotonic
+        self, limit: int = 5, window: float = 300.0, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.limit = limit
         self.window = window
         self._clock = clock
         self._entries: dict[str, _Entry] = {}
 
-    def _now(self) -> float:
-        return float(self._clock())  # type: ignore[operator]
-
     def retry_after(self, key: str) -> float:
         """Seconds until ``key`` may try again (0: now)."""
         e = self._entries.get(key)
         if e is None:
             return 0.0
-        return max(0.0, e.blocked_until - self._now())
+        return max(0.0, e.blocked_until - self._clock())
 
     def check(self, *keys: str) -> None:
         """Raise ``throttled`` if any key is blocked."""
@@ -103,12 +168,13 @@ class LoginThrottle:
 
     def fail(self, key: str) -> None:
         """Count one failure of ``key``."""
-        t = self._now()
+        t = self._clock()
         e = self._entries.setdefault(key, _Entry())
         e.failures = [f for f in e.failures if t - f < self.window]
         e.failures.append(t)
         if len(e.failures) >= self.limit:
             e.strikes += 1
+            e.failures.clear()
             e.blocked_until = t + min(900.0, 60.0 * 2 ** (e.strikes - 1))
         if len(self._entries) > 100_000:  # forget the oldest keys
             for k in list(self._entries)[:50_000]:
@@ -117,3 +183,83 @@ class LoginThrottle:
     def succeed(self, key: str) -> None:
         """Forget ``key``'s failures."""
         self._entries.pop(key, None)
+
+
+class Throttles:
+    """Login throttling that an attacker cannot turn against the owner.
+
+    A browser that holds this name's device cookie (it logged in as it before) is
+    throttled on its own: ``pair_failures`` in ``window`` block that browser only. Any
+    other attempt counts against three keys:
+
+    * name + address: ``pair_failures`` in ``window``;
+    * address: ``address_failures`` in ``window`` over any names (guessing many names);
+    * name: ``name_failures`` an hour from anywhere (many addresses on one name).
+
+    So failures from elsewhere, however many, never lock the owner out on a device
+    they have used; a new device may have to wait.
+    """
+
+    def __init__(
+        self,
+        pair_failures: int = 5,
+        window: float = 300.0,
+        address_failures: int = 20,
+        name_failures: int = 50,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.pair = LoginThrottle(pair_failures, window, clock)
+        self.address = LoginThrottle(address_failures, window, clock)
+        self.name = LoginThrottle(name_failures, 3600.0, clock)
+
+    def _keys(self, name: str, addr: str, device: str | None) -> list[tuple[LoginThrottle, str]]:
+        if device is not None:
+            return [(self.pair, f"device|{device}")]
+        key = name_key(name)
+        return [(self.pair, f"{key}|{addr}"), (self.address, addr), (self.name, key)]
+
+    def check(self, name: str, addr: str, device: str | None) -> None:
+        """Raise ``throttled`` when this attempt is blocked (``device``: the browser's
+        device cookie when it belongs to this name, else None)."""
+        for throttle, key in self._keys(name, addr, device):
+            throttle.check(key)
+
+    def fail(self, name: str, addr: str, device: str | None) -> None:
+        """Count a failed attempt."""
+        for throttle, key in self._keys(name, addr, device):
+            throttle.fail(key)
+
+    def succeed(self, name: str, addr: str, device: str | None) -> None:
+        """A right password: this browser, or this name from this address, starts afresh."""
+        throttle, key = self._keys(name, addr, device)[0]
+        throttle.succeed(key)
+
+
+class RateLimits:
+    """Per-address caps on making accounts (moving windows, ``limits`` in memory)."""
+
+    def __init__(self, register: str, guest: str) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._items = {"register": parse(register), "guest": parse(guest)}
+
+    def hit(self, what: str, addr: str) -> None:
+        """Count one ``what`` (``register``, ``guest``) from ``addr``; ``throttled`` when over."""
+        item = self._items[what]
+        if not self._limiter.hit(item, what, addr):
+            reset, _ = self._limiter.get_window_stats(item, what, addr)
+            raise WireError(
+                "throttled",
+                f"too many {what} accounts from your address; try again later",
+                retry_after=max(1.0, reset - time.time()),
+            )
+
+    def peek(self, what: str, addr: str) -> None:
+        """Raise ``throttled`` if a ``what`` from ``addr`` would be refused (counts nothing)."""
+        item = self._items[what]
+        if not self._limiter.test(item, what, addr):
+            reset, _ = self._limiter.get_window_stats(item, what, addr)
+            raise WireError(
+                "throttled",
+                f"too many {what} accounts from your address; try again later",
+                retry_after=max(1.0, reset - time.time()),
+            )

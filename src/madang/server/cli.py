@@ -23,6 +23,61 @@ def register_cli(sub: Any) -> None:
         help="deal table T from seed N+T (reproducible deals for tests; not for a public server)",
     )
     p.add_argument("--log-level", default="warning", help="uvicorn log level")
+    sec = p.add_argument_group("security (docs/server.md, Security)")
+    sec.add_argument(
+        "--secure-cookie",
+        action="store_true",
+        help="mark cookies Secure and send HSTS (serve behind HTTPS)",
+    )
+    sec.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="an origin (https://host[:port]) besides the request's own that may post and "
+        "open WebSockets; repeat for several",
+    )
+    sec.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="proxies whose X-Forwarded-For/-Proto are believed (comma-separated; "
+        "default: none, the peer's address is the client's)",
+    )
+    sec.add_argument(
+        "--stakes",
+        default="1,10,100,1000",
+        help="the stakes tables may be created with (comma-separated)",
+    )
+    sec.add_argument("--tables-per-user", type=int, default=3, help="open tables per person")
+    sec.add_argument(
+        "--register-limit", default="10/hour", help="accounts per address (N/minute|hour|day)"
+    )
+    sec.add_argument("--guest-limit", default="30/hour", help="guest accounts per address")
+    sec.add_argument(
+        "--login-failures", type=int, default=5, help="failed logins per name and address"
+    )
+    sec.add_argument(
+        "--hash-workers", type=int, default=1, help="threads that hash passwords (argon2id)"
+    )
+    sec.add_argument(
+        "--read-timeout", type=float, default=15.0, help="seconds to send a whole request"
+    )
+    sec.add_argument(
+        "--connections-per-address", type=int, default=64, help="open connections per address"
+    )
+    sec.add_argument(
+        "--ws-per-address", type=int, default=16, help="open table WebSockets per address"
+    )
+    sec.add_argument(
+        "--ws-idle", type=float, default=75.0, help="close a silent table WebSocket after this"
+    )
+    sec.add_argument(
+        "--claim-seconds",
+        type=float,
+        default=2.5,
+        help="mahjong: the pause after every discard (time to claim)",
+    )
     p.set_defaults(handler=serve)
 
 
@@ -51,36 +106,86 @@ def tune_runtime() -> None:
     sys.setswitchinterval(0.001)
 
 
-def serve(args: argparse.Namespace) -> int:
-    """Run the server until interrupted."""
-    import uvicorn
+def _stakes(text: str) -> tuple[int, ...]:
+    try:
+        stakes = tuple(sorted({int(x) for x in text.split(",") if x.strip()}))
+    except ValueError:
+        raise SystemExit(f"madang serve: --stakes takes integers, not {text!r}") from None
+    if not stakes or stakes[0] < 1:
+        raise SystemExit("madang serve: --stakes needs one or more positive integers")
+    return stakes
 
-    from madang.server.app import create_app
+
+def config_from_args(args: argparse.Namespace) -> Any:
+    """The :class:`~madang.server.config.ServerConfig` of ``madang serve``'s flags."""
     from madang.server.config import ServerConfig
 
-    config = ServerConfig(
+    return ServerConfig(
         database_url=args.database_url,
         data_dir=args.data,
         turn_seconds=args.turn_seconds,
         bot_delay=args.bot_delay,
         deal_seed=args.deal_seed,
+        secure_cookie=args.secure_cookie,
+        allowed_origins=tuple(args.allowed_origin),
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        stakes=_stakes(args.stakes),
+        tables_per_user=args.tables_per_user,
+        register_limit=args.register_limit,
+        guest_limit=args.guest_limit,
+        login_failures=args.login_failures,
+        hash_workers=args.hash_workers,
+        read_timeout_s=args.read_timeout,
+        connections_per_address=args.connections_per_address,
+        ws_per_address=args.ws_per_address,
+        ws_idle_s=args.ws_idle,
+        claim_seconds=args.claim_seconds,
     )
-    app = create_app(config)
-    tune_runtime()
-    uvicorn.run(
+
+
+def uvicorn_config(
+    app: Any, config: Any, *, host: str, port: int, log_level: str = "warning"
+) -> Any:
+    """The uvicorn settings of the server: its guarded protocols and limits."""
+    import uvicorn
+
+    from madang.server.protocols import protocols
+
+    http, ws = protocols(config)
+    forwarded = config.forwarded_allow_ips
+    return uvicorn.Config(
         app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        # httptools and uvloop when installed (uvicorn[standard]): the fastest pair
-        http="auto",
+        host=host,
+        port=port,
+        log_level=log_level,
+        http=http,
+        ws=ws,
+        # uvloop when installed (uvicorn[standard])
         loop="auto",
-        ws="auto",
         ws_max_size=65536,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         # messages are small JSON; deflating each frame cost more CPU than the
         # rest of the WebSocket layer together (see docs/server.md, Load)
         ws_per_message_deflate=False,
+        # forwarded headers only from the proxies named (uvicorn trusts loopback by default)
+        proxy_headers=forwarded is not None,
+        forwarded_allow_ips=forwarded or "",
+        timeout_keep_alive=config.keep_alive_s,
+        server_header=False,
     )
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the server until interrupted."""
+    import uvicorn
+
+    from madang.server.app import create_app
+
+    config = config_from_args(args)
+    app = create_app(config)
+    tune_runtime()
+    uvicorn.Server(
+        uvicorn_config(app, config, host=args.host, port=args.port, log_level=args.log_level)
+    ).run()
     return 0

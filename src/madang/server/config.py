@@ -43,12 +43,68 @@ class ServerConfig:
     """Updates kept per stream for reconnecting clients (older: a snapshot)."""
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
+    hash_workers: int = 1
+    """Threads that hash passwords (argon2id), apart from the database's: reads and
+    moves never wait on a hash."""
+    hash_queue: int = 16
+    """Hashes that may wait for a hashing thread; past that a register or login is
+    answered ``busy`` (503) at once."""
     login_failures: int = 5
-    """Failed logins per name or address within ``login_window_s`` before a block."""
+    """Failed logins of one name from one address within ``login_window_s`` before that
+    pair is blocked (60 s, doubling up to 15 minutes). The owner elsewhere is not."""
     login_window_s: float = 300.0
+    login_address_failures: int = 20
+    """Failed logins from one address (any names) within ``login_window_s`` before the
+    address is blocked."""
+    login_name_failures: int = 50
+    """Failed logins of one name from anywhere within an hour before that name is
+    blocked, except from a browser that has logged in as it before (its device cookie)."""
+    register_limit: str = "10/hour"
+    """Accounts one address may register (``limits`` notation: ``N/second|minute|hour|day``)."""
+    guest_limit: str = "30/hour"
+    """Guest accounts one address may make."""
+    tables_per_user: int = 3
+    """Open tables one person may have created at once."""
     secure_cookie: bool = False
-    """Mark the session cookie ``Secure`` (behind HTTPS)."""
+    """Mark the session cookie ``Secure`` (behind HTTPS); HSTS is sent too."""
     stakes: tuple[int, ...] = field(default=(1, 10, 100, 1000))
+    """The stakes (won per point) a table may be created with; nothing else is accepted."""
+    max_body: int = 65536
+    """Largest HTTP request body (bytes), enforced while it is read."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the request's own (scheme://host:port) that may post and open
+    WebSockets, e.g. the public address when a proxy rewrites ``Host``."""
+    forwarded_allow_ips: str | None = None
+    """Proxies whose ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed (uvicorn's
+    ``forwarded_allow_ips``: comma-separated addresses or networks, ``*`` for any).
+    None: forwarded headers are ignored and the peer's address is the client's."""
+    read_timeout_s: float = 15.0
+    """Time a connection has to send a whole request (headers and body) once it opened
+    or began one; then it is closed (no slow-loris)."""
+    keep_alive_s: float = 5.0
+    """Idle time between requests on a kept-alive HTTP connection."""
+    connections_per_address: int = 64
+    """Open connections (HTTP and WebSocket) one address may hold; more are refused."""
+    ws_per_address: int = 16
+    """Open table WebSockets one address may hold."""
+    ws_control_per_s: float = 2.0
+    """WebSocket control frames (ping, pong) per second one connection may send …"""
+    ws_control_burst: float = 10.0
+    """… with bursts of this many; past it the connection is closed (1008)."""
+    ws_address_control_per_s: float = 10.0
+    """Control frames per second from one address, all its connections together …"""
+    ws_address_control_burst: float = 40.0
+    """… and its burst; past it the connection is closed and the address refused for
+    ``ws_ban_s``."""
+    ws_ban_s: float = 30.0
+    """How long an address that flooded control frames is refused WebSockets."""
+    ws_idle_s: float = 75.0
+    """A table WebSocket that sends no message for this long is closed (the client pings
+    every 25 s); one that sends no ``hello`` within ``ws_hello_s`` too."""
+    ws_hello_s: float = 15.0
+    claim_seconds: float = 2.5
+    """Mahjong: the pause after every discard (and 가깡) before play goes on, the same
+    whether or not any seat was asked to claim; asked seats answer within it."""
     deal_seed: int | None = None
     """Deal table ``N``'s games from seed ``deal_seed + N`` (reproducible deals, for tests
     and demonstrations; never on a public server). None: an unpredictable seed per table."""

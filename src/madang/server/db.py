@@ -31,6 +31,15 @@ users = sa.Table(
     sa.Column("is_guest", sa.Boolean, nullable=False, default=False),
     sa.Column("is_bot", sa.Boolean, nullable=False, default=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("name_key", sa.String(80), unique=True),
+)
+
+devices = sa.Table(
+    "devices",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 
 sessions = sa.Table(

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from madang.server import db
+from madang.server.auth import name_key
 from madang.server.ratings import (
     START_RATING,
     START_RD,
@@ -67,12 +68,14 @@ def create_user(
     guest: bool = False,
     bot: bool = False,
 ) -> dict[str, Any]:
-    """Insert a user; a taken name raises ``username_taken``."""
+    """Insert a user; a taken name (or one that looks like a taken one) raises
+    ``username_taken``."""
     try:
         with eng.begin() as c:
             uid = c.execute(
                 sa.insert(db.users).values(
                     username=username,
+                    name_key=name_key(username),
                     password_hash=password_hash,
                     is_guest=guest,
                     is_bot=bot,
@@ -84,15 +87,32 @@ def create_user(
     return {"id": uid, "username": username, "guest": guest, "bot": bot}
 
 
+def name_taken(eng: Engine, username: str) -> bool:
+    """Whether ``username`` or a look-alike of it (same :func:`~madang.server.auth.name_key`)
+    is someone's name already."""
+    with eng.connect() as c:
+        q = sa.select(db.users.c.id).where(db.users.c.name_key == name_key(username))
+        return c.execute(q).first() is not None
+
+
 def upgrade_guest(eng: Engine, user_id: int, username: str, password_hash: str) -> dict[str, Any]:
-    """Turn a guest account into a registered one (ledger, history, ratings kept)."""
+    """Turn a guest account into a registered one (ledger, history, ratings kept).
+
+    Every session of the guest ends: the caller issues a new one (a guest's token that
+    leaked must not open the registered account)."""
     try:
         with eng.begin() as c:
             c.execute(
                 sa.update(db.users)
                 .where(db.users.c.id == user_id)
-                .values(username=username, password_hash=password_hash, is_guest=False)
+                .values(
+                    username=username,
+                    name_key=name_key(username),
+                    password_hash=password_hash,
+                    is_guest=False,
+                )
             )
+            c.execute(sa.delete(db.sessions).where(db.sessions.c.user_id == user_id))
     except IntegrityError:
         raise WireError("username_taken", f"the name {username!r} is taken") from None
     return {"id": user_id, "username": username, "guest": False, "bot": False}
@@ -102,6 +122,20 @@ def user_by_name(eng: Engine, username: str) -> Any:
     """The user row called ``username`` or None."""
     with eng.connect() as c:
         return c.execute(sa.select(db.users).where(db.users.c.username == username)).first()
+
+
+def user_for_login(eng: Engine, username: str) -> Any:
+    """The user a login name means: the same name up to case and NFKC (``MinSu`` logs
+    in as ``minsu``), or None."""
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", username).casefold()
+    with eng.connect() as c:
+        rows = c.execute(sa.select(db.users).where(db.users.c.name_key == name_key(username)))
+        for row in rows:
+            if unicodedata.normalize("NFKC", row.username).casefold() == folded:
+                return row
+    return None
 
 
 def bot_user(eng: Engine, level: str) -> dict[str, Any]:
@@ -156,9 +190,43 @@ def session_user(eng: Engine, token: str | None) -> dict[str, Any] | None:
 
 def delete_session(eng: Engine, token: str | None) -> None:
     """End a session (unknown tokens are ignored)."""
-    if token:
+    if token and len(token) <= 100:
         with eng.begin() as c:
             c.execute(sa.delete(db.sessions).where(db.sessions.c.token_hash == _hash_token(token)))
+
+
+def create_device(eng: Engine, user_id: int) -> str:
+    """A new device cookie for ``user_id``: this browser logged in as the user."""
+    token = secrets.token_urlsafe(32)
+    with eng.begin() as c:
+        c.execute(
+            sa.insert(db.devices).values(
+                token_hash=_hash_token(token), user_id=user_id, created_at=now()
+            )
+        )
+    return token
+
+
+def device_user(eng: Engine, token: str | None) -> int | None:
+    """The user a device cookie belongs to, or None."""
+    if not token or len(token) > 100:
+        return None
+    with eng.connect() as c:
+        row = c.execute(
+            sa.select(db.devices.c.user_id).where(db.devices.c.token_hash == _hash_token(token))
+        ).first()
+    return None if row is None else int(row.user_id)
+
+
+def open_tables_of(eng: Engine, user_id: int) -> int:
+    """Tables ``user_id`` created that are not closed."""
+    with eng.connect() as c:
+        q = (
+            sa.select(sa.func.count())
+            .select_from(db.tables)
+            .where(db.tables.c.created_by == user_id, db.tables.c.status != "closed")
+        )
+        return int(c.execute(q).scalar_one())
 
 
 # ---------------------------------------------------------------------- tables, games

@@ -50,6 +50,9 @@ STATUS: dict[str, int] = {
     "table_full": 409,
     "too_large": 413,
     "rate_limited": 429,
+    "bad_media_type": 415,
+    "busy": 503,
+    "too_many_tables": 429,
     "internal": 500,
 }
 
@@ -118,8 +121,9 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise WireError("bad_request", "a message must be one JSON object")
     kind = obj.get("type")
-    if kind not in _TYPES:
-        raise WireError("bad_request", f"unknown message type {kind!r}")
+    if not isinstance(kind, str) or kind not in _TYPES:
+        shown = repr(kind) if isinstance(kind, str | None) else type(kind).__name__
+        raise WireError("bad_request", f"unknown message type {shown[:40]}")
     ref = obj.get("ref")
     if ref is not None and (type(ref) is not int or not 0 <= ref < 2**53):
         raise WireError("bad_request", "ref must be a non-negative integer")
