@@ -16,7 +16,7 @@ processes pinned to the other, and prints what a normal client saw meanwhile:
 source tree), so that one script measures the code before and after a change::
 
     python3 benchmarks/server_attacks.py --attack ping
-    PYTHONPATH=/tmp/before/src python3 benchmarks/server_attacks.py --src /tmp/before/src
+    python3 benchmarks/server_attacks.py --src /tmp/before/src   # a checkout of the old code
 
 Each attack is bounded in time and count and sends nothing beyond 127.0.0.1.
 """
@@ -49,9 +49,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, data: str, src: Path, cpu: str) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, data: str, src: Path, cpu: str, extra: list[str]
+) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(src)}
-    cmd = [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", data]
+    cmd = [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", data, *extra]
     if cpu:
         cmd = ["taskset", "-c", cpu, *cmd]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -293,13 +295,19 @@ def main() -> None:
     ap.add_argument("--src", type=Path, default=SRC, help="the source tree of the server")
     ap.add_argument("--server-cpu", default="0")
     ap.add_argument("--client-cpu", default="1")
+    ap.add_argument(
+        "--serve-args",
+        default="",
+        help="more flags for madang serve, e.g. '--register-limit 1000000/hour' to measure "
+        "the hashing pool without the per-address throttle",
+    )
     args = ap.parse_args()
     attacks = ["ping", "upload", "register"] if args.attack == "all" else [args.attack]
     print(f"server: {args.src}, load average {os.getloadavg()[0]:.2f}")
     for attack in attacks:
         with tempfile.TemporaryDirectory() as data:
             port = free_port()
-            server = start_server(port, data, args.src, args.server_cpu)
+            server = start_server(port, data, args.src, args.server_cpu, args.serve_args.split())
             print(f"server memory at start: {vm(server.pid, 'VmRSS'):.0f} MiB")
             try:
                 if attack == "ping":

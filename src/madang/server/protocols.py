@@ -11,7 +11,8 @@ one shared book of client addresses:
 * **WebSocket** (websockets' sans-I/O protocol, as uvicorn's default): control frames
   are counted in a token bucket per connection (``ws_control_per_s``, bursts of
   ``ws_control_burst``) and one per address; a connection past either is closed with
-  1008, and an address past its bucket is refused WebSockets for ``ws_ban_s``.
+  1008 (the pongs of that read are not sent), and its address is refused WebSockets
+  for ``ws_ban_s``: no browser sends control frames but pongs to the server's pings.
   Messages (text and binary frames) are the app's to limit (``rate_per_s``).
 
 >>> b = Bucket(rate=1.0, burst=2.0, now=0.0)
@@ -92,17 +93,21 @@ class AddressBook:
         return True
 
     def control_frame(self, addr: str, now: float) -> bool:
-        """Count one control frame from ``addr``; False (and a ban) when over its rate."""
+        """Count one control frame from ``addr``; False when over its rate."""
         c = self.config
         b = self.control.get(addr)
         if b is None:
             b = self.control[addr] = Bucket(
                 c.ws_address_control_per_s, c.ws_address_control_burst, now
             )
-        if b.take(now):
-            return True
-        self.banned[addr] = now + c.ws_ban_s
-        return False
+        return b.take(now)
+
+    def ban(self, addr: str, now: float) -> None:
+        """Refuse ``addr`` WebSockets for ``ws_ban_s`` (it flooded control frames)."""
+        self.banned[addr] = now + self.config.ws_ban_s
+
+
+_CONTROL = (Opcode.PING, Opcode.PONG)
 
 
 def _addr(client: tuple[str, int] | None) -> str:
@@ -200,23 +205,28 @@ def protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
             super().handle_connect(event)
 
         def handle_events(self) -> None:
-            for event in self.conn.events_received():
+            events = self.conn.events_received()
+            # websockets queues a pong for every ping as it parses: count the control
+            # frames of this read first, and drop the answers of an over-limit read
+            controls = sum(1 for e in events if isinstance(e, Frame) and e.opcode in _CONTROL)
+            if controls:
+                now = time.monotonic()
+                for _ in range(controls):
+                    if not (self._bucket.take(now) and book.control_frame(self._peer, now)):
+                        book.ban(self._peer, now)
+                        self._abuse()
+                        return
+            for event in events:
                 if self._refused:
                     return
                 if isinstance(event, Request):
                     self.handle_connect(event)
+                elif not isinstance(event, Frame):
                     continue
-                if not isinstance(event, Frame):
-                    continue
-                if event.opcode in (Opcode.PING, Opcode.PONG):
-                    now = time.monotonic()
-                    if not (self._bucket.take(now) and book.control_frame(self._peer, now)):
-                        self._abuse()
-                        return
-                    if event.opcode == Opcode.PING:
-                        self.handle_ping()
-                    else:
-                        self.handle_pong(event)
+                elif event.opcode == Opcode.PING:
+                    self.handle_ping()
+                elif event.opcode == Opcode.PONG:
+                    self.handle_pong(event)
                 elif event.opcode == Opcode.TEXT:
                     self.handle_text(event)
                 elif event.opcode == Opcode.BINARY:
@@ -227,9 +237,11 @@ def protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
                     self.handle_close(event)
 
         def _abuse(self) -> None:
-            """Too many control frames: close with 1008 and drop whatever else came."""
+            """Too many control frames: drop the queued answers, close with 1008."""
             self._refused = True
+            self.conn.data_to_send()  # the pongs websockets queued: not sent
             if self.handshake_complete and not self.close_sent:
+                self.close_sent = True
                 self.conn.send_close(1008, "too many control frames")
                 self.transport.write(b"".join(self.conn.data_to_send()))
             self.queue.put_nowait({"type": "websocket.disconnect", "code": 1008})
