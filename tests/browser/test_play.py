@@ -59,7 +59,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", str(data),
-         "--bot-delay", "0", "--turn-seconds", "120", "--deal-seed", str(DEAL_SEED)],
+         "--bot-delay", "0", "--turn-seconds", "120", "--deal-seed", str(DEAL_SEED),
+         "--claim-seconds", "0.3"],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

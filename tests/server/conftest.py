@@ -63,6 +63,7 @@ def test_config(db_url: str, **overrides: Any) -> ServerConfig:
         "bot_delay": 0.0,
         "bot_budget_s": 0.01,
         "next_game_seconds": 30.0,
+        "claim_seconds": 0.02,
     }
     base.update(overrides)
     return ServerConfig(**base)

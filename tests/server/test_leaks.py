@@ -1,9 +1,15 @@
-"""No client ever receives another seat's hidden cards or the deck/wall order.
+"""No client ever receives another seat's hidden cards or the deck/wall order, nor
+learns whether another seat was asked to claim a mahjong discard.
 
 Random games run through the real room actor; every seat and a spectator is a client
 that answers its prompts with random legal moves (through the actor's queue, like a
 WebSocket client) and checks every message it is sent against the live game state at
 the moment of sending.
+
+Claims: after every discard (and 가깡) a seat that was not asked must see the same
+thing whether or not anyone was — the content (a window that asks nobody, no timers,
+no prompt), the grouping (the discard alone in its update) and the timing (nothing
+more until ``claim_seconds`` after the discard).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from typing import Any
 
 import pytest
@@ -47,12 +54,20 @@ def matgo_hidden(room: Room, seat: int | None) -> set[str]:
     return {CODES[c] for c in range(len(CODES)) if hidden >> c & 1}
 
 
+CLAIM_SECONDS = 0.03
+
+
 def check_mahjong(msg: dict[str, Any], seat: int | None) -> None:
     view = msg.get("view")
     if view:
         for p in view["players"]:
             if p["seat"] != seat:
                 assert p["hand"] is None and p["drawn"] is None and p["golla"] is None
+        if view["phase"] in ("claim", "rob"):
+            asked = seat is not None and seat in view["pending"]
+            assert view["pending"] == ([seat] if asked else []), view["pending"]
+            if not asked:
+                assert view["legal_actions"] == [] and msg["timers"] == []
     for e in msg.get("events", []):
         if e.get("seat") != seat or seat is None:
             assert e["type"] not in ("ask", "answer"), e
@@ -74,8 +89,20 @@ class Checker(Conn):
         self.version = 0
         self.count = 0
         self.hello = True
+        self.offered_at: float | None = None
+        self.offers = 0
+        self.windows = 0
+        self.failures: list[str] = []
 
     def send(self, text: str) -> None:
+        # The room actor survives an exception in a message (it logs it), so a failed
+        # check is kept here and asserted by the test.
+        try:
+            self.check(text)
+        except AssertionError as e:
+            self.failures.append(f"seat {self.seat}: {e!r}"[:2000])
+
+    def check(self, text: str) -> None:
         msg = json.loads(text)
         self.count += 1
         keys: set[str] = set()
@@ -89,6 +116,7 @@ class Checker(Conn):
             assert not leaked, (self.seat, leaked, msg)
         else:
             check_mahjong(msg, self.seat)
+            self.check_offer(msg)
         self.version = msg["version"]
         prompt = msg.get("prompt")
         if prompt and self.seat is not None:
@@ -96,13 +124,31 @@ class Checker(Conn):
         if "result" in msg and self.seat is not None:
             self.room.submit("ready", self)
 
+    def check_offer(self, msg: dict[str, Any]) -> None:
+        now = time.monotonic()
+        types = [e["type"] for e in msg.get("events", [])]
+        mine = {"ask", "answer"}
+        if self.offered_at is not None and not set(types) <= mine:
+            # the first update after an offer that is not this seat's own question or
+            # answer: not before the pause is over, whatever happened meanwhile
+            assert now >= self.offered_at, (now - self.offered_at, types)
+            self.offered_at = None
+        if msg["type"] == "update" and {"discard", "kakan"} & set(types):
+            assert set(types) - mine <= {"discard", "kakan"}, types  # alone in its update
+            assert msg["view"]["phase"] in ("claim", "rob")  # offered, window or not
+            until = self.room.offer_until
+            assert until is not None and until - now > CLAIM_SECONDS * 0.5
+            self.offered_at = until
+            self.offers += 1
+            self.windows += bool(self.room.session.window())  # type: ignore[union-attr]
 
-async def run_games(game: str, games: int, seed: int) -> tuple[int, int]:
+
+async def run_games(game: str, games: int, seed: int) -> tuple[int, int, int, int, list[str]]:
     eng = make_engine("sqlite://")
     migrate(eng)
     seats = SEATS_OF[game]
     users = [store.create_user(eng, f"user{i}", None) for i in range(seats)]
-    config = ServerConfig(bot_delay=0.0, next_game_seconds=30.0)
+    config = ServerConfig(bot_delay=0.0, next_game_seconds=30.0, claim_seconds=CLAIM_SECONDS)
     room = Room(
         table_id=store.create_table(
             eng,
@@ -131,12 +177,19 @@ async def run_games(game: str, games: int, seed: int) -> tuple[int, int]:
     for c in conns:
         room._attach(c)
     room.start()
-    for _ in range(20_000):
+    for _ in range(60_000):
         await asyncio.sleep(0.001)
         if room.games_played >= games:
             break
     await room.shutdown()
-    return room.games_played, sum(c.count for c in conns)
+    spectator = conns[-1]
+    return (
+        room.games_played,
+        sum(c.count for c in conns),
+        spectator.offers,
+        spectator.windows,
+        [f for c in conns for f in c.failures],
+    )
 
 
 SEATS_OF = {"matgo": 2, "mahjong": 4}
@@ -144,6 +197,9 @@ SEATS_OF = {"matgo": 2, "mahjong": 4}
 
 @pytest.mark.parametrize(("game", "games"), [("matgo", 40), ("mahjong", 6)])
 def test_no_message_leaks_hidden_cards(game: str, games: int) -> None:
-    played, messages = asyncio.run(run_games(game, games, seed=11))
+    played, messages, offers, windows, failures = asyncio.run(run_games(game, games, seed=11))
+    assert failures == []
     assert played >= games
     assert messages > games * 20
+    if game == "mahjong":  # both kinds of offer were seen, and looked the same
+        assert offers > windows > 0

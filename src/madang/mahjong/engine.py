@@ -61,6 +61,7 @@ __all__ = [
     "default_action",
     "legal_actions",
     "new_hand",
+    "offered",
     "step",
     "tile_counts",
     "wall_from_codes",
@@ -622,6 +623,14 @@ def step(state: HandState, action: Action) -> list[Event]:
 
 
 def _discard(st: HandState, seat: int, tile: int, declare: str, events: list[Event]) -> None:
+    _place_discard(st, seat, tile, declare, events)
+    _open_claims(st, seat, tile, events)
+
+
+def _place_discard(
+    st: HandState, seat: int, tile: int, declare: str, events: list[Event]
+) -> None:
+    """The tile leaves the hand for the river (with its 엎어/불러); nothing follows yet."""
     if declare:
         w = _eopeo_waits(st, seat, tile)
     st.hands[seat][tile] -= 1
@@ -648,7 +657,6 @@ def _discard(st: HandState, seat: int, tile: int, declare: str, events: list[Eve
     events.append(ev)
     st.drawn = -1
     st.kan_draw = False
-    _open_claims(st, seat, tile, events)
 
 
 def _open_claims(st: HandState, discarder: int, tile: int, events: list[Event]) -> None:
@@ -752,6 +760,17 @@ def _kakan(st: HandState, seat: int, tile: int, events: list[Event]) -> None:
         if _can_ron(st, s, tile, True):
             robbers[s] = (_RON[s], _PASS[s])
             pending.append(s)
+    _add_to_pon(st, seat, tile, events)
+    if not pending:
+        _made_call(st)
+        _replacement(st, seat, events)
+        return
+    st.drawn = -1
+    _open_window(st, PHASE_ROB, pending, robbers, tile, seat, events)
+
+
+def _add_to_pon(st: HandState, seat: int, tile: int, events: list[Event]) -> None:
+    """가깡 (gakang): the fourth tile joins the 뽕; nothing follows yet."""
     st.hands[seat][tile] -= 1
     melds = st.melds[seat]
     for i, m in enumerate(melds):
@@ -761,12 +780,42 @@ def _kakan(st: HandState, seat: int, tile: int, events: list[Event]) -> None:
     st._waits[seat] = -1
     st.any_call = True
     events.append({"type": "kakan", "seat": seat, "tile": _NAMES[tile]})
-    if not pending:
-        _made_call(st)
-        _replacement(st, seat, events)
-        return
-    st.drawn = -1
-    _open_window(st, PHASE_ROB, pending, robbers, tile, seat, events)
+
+
+def offered(state: HandState, action: Action) -> HandState:
+    """The hand as the whole table may see it while ``action`` (a discard or a 가깡 of
+    the turn seat) is offered to the others: a copy with the tile in the river (or on the
+    뽕), in a window (``claim`` or ``rob``) that asks nobody, before any claim, draw or
+    replacement.
+
+    The server shows this to every seat that was not asked, whether or not anyone was:
+    the same content in both cases, so no seat learns from it that another could claim.
+    ``action`` must be legal now (check it with :func:`step` on the real state).
+
+    >>> st = new_hand(seed=3)
+    >>> a = next(a for a in legal_actions(st, st.turn) if a.verb == "discard")
+    >>> shown = offered(st, a)
+    >>> shown.phase, shown.pending, shown.claim_from == st.turn, st.phase
+    ('claim', [], True, 'discard')
+    """
+    st = state.clone()
+    st._legal = None
+    seat, tile = action.seat, action.tile
+    if action.verb == "discard":
+        _place_discard(st, seat, tile, action.declare, [])
+        st.phase = PHASE_CLAIM
+    elif action.verb == "kakan":
+        _add_to_pon(st, seat, tile, [])
+        st.drawn = -1
+        st.phase = PHASE_ROB
+    else:
+        raise IllegalActionError(f"only a discard or a 가깡 is offered, not {action.verb}")
+    st.pending = []
+    st.options = {}
+    st.answers = {}
+    st.claim_tile = tile
+    st.claim_from = seat
+    return st
 
 
 # -- claim windows ---------------------------------------------------------------------

@@ -125,6 +125,31 @@ class Session(ABC):
     def match_scores(self) -> list[int] | None:
         """At the end of a match that has placements (mahjong): the final totals."""
 
+    # An offer is the pause after a move that others may claim (a mahjong discard or
+    # 가깡): the room shows it for the same time whether or not anyone was asked, and
+    # shows the seats that were not asked the same content either way. Games without
+    # claims never offer.
+
+    offering: bool = False
+    """Whether the last step made an offer (until :meth:`end_offer`)."""
+
+    def window(self) -> list[int]:
+        """The seats answering a private question now (a claim window), else []."""
+        return []
+
+    def offered_view(self, seat: int | None) -> dict[str, Any]:
+        """The view during an offer of a seat that is not answering it (or a spectator)."""
+        return self.view(seat)
+
+    def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
+        """The events of a step during an offer: those shown now (the offered move, the
+        private questions and answers) and those shown when the offer ends."""
+        return events, []
+
+    def end_offer(self) -> None:
+        """The offer's pause is over."""
+        self.offering = False
+
 
 class MatgoSession(Session):
     """Matgo games in series (the winner deals the next, 나가리 doubles the next)."""
@@ -274,14 +299,44 @@ class MahjongSession(Session):
         return [str(a) for a in legal_actions(self.match.hand, seat)]
 
     def step(self, seat: int, move: str) -> list[Any]:
-        from madang.mahjong.engine import step
-        from madang.mahjong.state import Action
+        from madang.mahjong.engine import legal_actions, offered, step
+        from madang.mahjong.state import PHASE_DISCARD, Action
 
         words = move.split()
         if words and words[0].isdigit():
             raise InvalidActionError("send the move without a seat number")
         action = Action.parse(move, seat=seat)
-        return step(self.match.hand, action)
+        st = self.match.hand
+        offer = None
+        if (
+            st.phase == PHASE_DISCARD
+            and action.verb in ("discard", "kakan")
+            and action in legal_actions(st, seat)
+        ):
+            offer = offered(st, action)
+        events = step(st, action)
+        if offer is not None:
+            self._offer = offer
+            self.offering = True
+        return events
+
+    def window(self) -> list[int]:
+        from madang.mahjong.state import PHASE_CLAIM, PHASE_ROB
+
+        st = self.match.hand
+        return list(st.pending) if st.phase in (PHASE_CLAIM, PHASE_ROB) else []
+
+    def offered_view(self, seat: int | None) -> dict[str, Any]:
+        from madang.mahjong.view import view
+
+        return view(self._offer, seat) if self.offering else self.view(seat)
+
+    def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
+        now: list[Any] = []
+        later: list[Any] = []
+        for e in events:
+            (now if e["type"] in _OFFER_NOW else later).append(e)
+        return now, later
 
     def default_move(self, seat: int) -> str:
         from madang.mahjong.engine import default_action
@@ -361,6 +416,10 @@ class MahjongSession(Session):
             self._new_match()
             return True
         return False
+
+
+_OFFER_NOW = frozenset(("discard", "kakan", "ask", "answer"))
+"""Mahjong events shown at once during an offer; the rest wait for its end."""
 
 
 def make_session(game: str, preset_name: str, seed: int | None = None) -> Session:

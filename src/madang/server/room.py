@@ -185,6 +185,10 @@ class Room:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
         self.closing = False
+        self.offer_until: float | None = None
+        """While a move is offered for claims (``Session.offering``): when the pause ends."""
+        self.deferred: list[Any] = []
+        """The events of the offer's pause that the table sees when it ends."""
 
     # ------------------------------------------------------------------ outside API
 
@@ -418,15 +422,25 @@ class Room:
         if sess.over:  # a redeal or an instant win at the deal
             await self._finish([])
 
-    def _ask(self, actor: int | None) -> None:
-        """Start the timers of the seats newly asked (and of the seat that just acted)."""
+    def _askable(self) -> list[int]:
+        """The seats that may answer now: during an offer only those asked to claim."""
         assert self.session is not None
+        if self.offer_until is not None:
+            return self.session.window()
+        return self.session.pending()
+
+    def _ask(self, actor: int | None) -> None:
+        """Start the timers of the seats newly asked (and of the seat that just acted).
+
+        During an offer the asked seats have until its end, whatever ``turn_seconds``.
+        """
         now = time.monotonic()
-        pending = self.session.pending()
+        pending = self._askable()
+        until = self.offer_until
         asked = {}
         for s in pending:
             if s == actor or s not in self.asked:
-                asked[s] = (now, now + self.config.turn_seconds)
+                asked[s] = (now, until if until is not None else now + self.config.turn_seconds)
             else:
                 asked[s] = self.asked[s]
         self.asked = asked
@@ -442,21 +456,48 @@ class Room:
             raise WireError(
                 "stale_version", f"you acted on version {version}, you are at {current}"
             )
-        if seat not in self.session.pending():
+        if seat not in self._askable():
             raise WireError("illegal_action", "you have nothing to answer now")
         await self._apply(seat, action)
 
     async def _apply(self, seat: int, move: str) -> None:
-        assert self.session is not None
+        sess = self.session
+        assert sess is not None
+        offering = self.offer_until is not None
         try:
-            events = self.session.step(seat, move)
+            events = sess.step(seat, move)
         except MadangError as e:
             raise wire_error(e) from None
-        if self.session.over:
+        if offering or sess.offering:
+            # A move offered for claims, or an answer to it: the table sees the offer
+            # at once and what follows when the pause ends (docs/server.md, Claims).
+            if not offering:
+                self.offer_until = time.monotonic() + self.config.claim_seconds
+                self.asked.clear()
+            now, later = sess.split_offer(events)
+            self.deferred.extend(later)
+            self._ask(seat)
+            self._broadcast(now)
+            return
+        if sess.over:
             await self._finish(events)
             return
         self._ask(seat)
         self._broadcast(events)
+
+    async def _end_offer(self) -> None:
+        """The pause after an offered move is over: show what followed it."""
+        sess = self.session
+        assert sess is not None
+        events, self.deferred = self.deferred, []
+        self.offer_until = None
+        sess.end_offer()
+        if sess.over:
+            await self._finish(events)
+            return
+        self.asked.clear()
+        self._ask(None)
+        self._broadcast(events, offer_over=True)
 
     async def _finish(self, events: list[Any]) -> None:
         """Settle the finished game (committed first), then tell everybody."""
@@ -519,7 +560,7 @@ class Room:
         s = self.seats[seat]
         asked_at, deadline = self.asked[seat]
         if s.kind == "bot" or s.left:
-            return asked_at + self.config.bot_delay
+            return min(asked_at + self.config.bot_delay, deadline)
         if s.disconnected_at is not None:
             return min(deadline, s.disconnected_at + self.config.grace_seconds)
         return deadline
@@ -536,12 +577,18 @@ class Room:
             if self.status != "playing" or self.session is None:
                 return
             best: tuple[float, int] | None = None
-            for seat in self.session.pending():
+            for seat in self._askable():
                 if seat not in self.asked:
                     continue
                 d = self._due(seat, now)
                 if best is None or d < best[0]:
                     best = (d, seat)
+            if self.offer_until is not None and best is None:
+                if now < self.offer_until:
+                    self._schedule(self.offer_until)
+                    return
+                await self._end_offer()
+                continue
             if best is None:
                 return
             if best[0] > now:
@@ -550,7 +597,8 @@ class Room:
             seat = best[1]
             s = self.seats[seat]
             if self._controller_is_bot(s, now):
-                if s.kind == "human" and not s.bot_control:
+                # a claim question is private: taking over for it must not show
+                if s.kind == "human" and not s.bot_control and self.offer_until is None:
                     s.bot_control = True
                     self._send_seats()
                 move = await self._bot_move(seat)
@@ -618,6 +666,8 @@ class Room:
             return []
         now = time.monotonic()
         out = []
+        if self.offer_until is not None:
+            return []  # an offer's questions are private
         for seat in self.session.public_pending():
             if seat in self.asked:
                 dl = self.asked[seat][1]
@@ -634,7 +684,7 @@ class Room:
         sess = self.session
         if seat is None or sess is None or self.status != "playing" or seat not in self.asked:
             return None
-        if seat not in sess.pending():
+        if seat not in self._askable():
             return None
         dl = self.asked[seat][1]
         return {
@@ -648,8 +698,21 @@ class Room:
     def _conns_of(self, key: int) -> set[Conn]:
         return self.spectators if key == SPECTATORS else self.seats[key].conns
 
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees now: during an offer, the offer itself unless it is asked."""
+        sess = self.session
+        assert sess is not None
+        if self.offer_until is not None and (seat is None or seat not in sess.window()):
+            return sess.offered_view(seat)
+        return sess.view(seat)
+
     def _broadcast(
-        self, events: list[Any], *, result: dict[str, Any] | None = None, new_game: bool = False
+        self,
+        events: list[Any],
+        *,
+        result: dict[str, Any] | None = None,
+        new_game: bool = False,
+        offer_over: bool = False,
     ) -> None:
         sess = self.session
         assert sess is not None
@@ -664,7 +727,7 @@ class Room:
                 stream.history.clear()
                 continue
             evs = sess.version_events(events, seat)
-            if not evs and result is None and not new_game:
+            if not evs and result is None and not new_game and not offer_over:
                 continue
             stream.version += 1
             msg: dict[str, Any] = {
@@ -672,7 +735,7 @@ class Room:
                 "version": stream.version,
                 "game_no": sess.game_no,
                 "events": evs,
-                "view": sess.view(seat),
+                "view": self._view(seat),
                 "prompt": self._prompt(seat),
                 "timers": timers,
             }
@@ -694,7 +757,7 @@ class Room:
             "version": self.streams[key].version,
             "game_no": sess.game_no if sess else 0,
             "status": self.status,
-            "view": sess.view(seat) if sess else None,
+            "view": self._view(seat) if sess else None,
             "prompt": self._prompt(seat),
             "timers": self._timers(),
             "seats": [s.public() for s in self.seats],
