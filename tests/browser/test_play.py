@@ -11,6 +11,7 @@ Skipped only when ``/usr/bin/chromium`` is missing (CI installs Debian's ``chrom
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -344,8 +345,21 @@ def test_invite_link_join_and_spectate(server: str, browser: Any) -> None:
 
         b = guest.new_page()
         b.on("pageerror", lambda e: errors.append(str(e)))
+        b.on("console", lambda m: errors.append(m.text) if "Content Security" in m.text else None)
         b.goto(invite_url)
         b.click("text=손님으로 참가")
+        # The link alone seats nobody: the stake is shown and asked for first.
+        ask = b.wait_for_selector("[data-testid=join-ask]")
+        assert "판돈 1" in ask.inner_text()
+        seats = json.loads(
+            b.evaluate(
+                f"fetch('/api/tables/{table_id}?invite=' + "
+                f"new URLSearchParams(location.search).get('invite'))"
+                ".then(r => r.text())"
+            )
+        )["table"]["seats"]
+        assert seats[1]["username"] is None
+        b.click("#btn-sit")
         b.wait_for_selector(".board.matgo .hand .card >> nth=9")  # ten cards dealt
 
         a.wait_for_selector(".board.matgo .hand .card >> nth=9")

@@ -171,20 +171,20 @@ def test_create_join_and_private_tables(make_client: Callable[..., TestClient]) 
     b = a  # one client (one event loop); users differ by their cookies
     a.cookies.clear()
     register(b, "guest1x")
-    r = b.post(f"/api/tables/{tid}/join", json={})
+    r = b.post(f"/api/tables/{tid}/join", json={"stake": 100})
     assert r.status_code == 403 and error_code(r) == "forbidden"
     assert error_code(b.get(f"/api/tables/{tid}")) == "forbidden"
-    r = b.post(f"/api/tables/{tid}/join", json={"invite": private["table"]["invite"]})
+    r = b.post(f"/api/tables/{tid}/join", json={"invite": private["table"]["invite"], "stake": 100})
     assert r.status_code == 200 and r.json()["seat"] == 1
     assert r.json()["table"]["status"] == "playing"
     c = a
     a.cookies.clear()
     register(c, "third1")
-    r = c.post(f"/api/tables/{tid}/join", json={"invite": private["table"]["invite"]})
+    r = c.post(f"/api/tables/{tid}/join", json={"invite": private["table"]["invite"], "stake": 100})
     assert error_code(r) == "table_full"
-    r = c.post(f"/api/tables/{tid - 1}/join", json={"seat": 0})
+    r = c.post(f"/api/tables/{tid - 1}/join", json={"seat": 0, "stake": 1})
     assert error_code(r) == "seat_taken"
-    assert error_code(c.post("/api/tables/999/join", json={})) == "not_found"
+    assert error_code(c.post("/api/tables/999/join", json={"stake": 1})) == "not_found"
 
 
 def test_leave_before_start_frees_the_seat(client: TestClient) -> None:

@@ -130,6 +130,23 @@ def test_only_advertised_stakes(client: TestClient, stake: object) -> None:
     assert client.get("/api/tables").json()["tables"] == []
 
 
+def test_joining_needs_the_stake_confirmed(client: TestClient) -> None:
+    """A link to /table/ID must not seat anyone at a stake they were not shown."""
+    register(client, "host1")
+    body = {"game": "matgo", "stake": 1000, "seats": [{"kind": "human"}] * 2}
+    tid = client.post("/api/tables", json=body).json()["table"]["id"]
+    client.cookies.clear()
+    register(client, "victim")
+    for sent in ({}, {"stake": 1}, {"stake": "1000"}, {"stake": 1000.0}):
+        r = client.post(f"/api/tables/{tid}/join", json=sent)
+        assert r.status_code == 409 and code_of(r) == "stake_unconfirmed", sent
+        assert "1000" in r.json()["error"]["message"]
+    seats = client.get(f"/api/tables/{tid}").json()["table"]["seats"]
+    assert seats[1]["username"] is None
+    r = client.post(f"/api/tables/{tid}/join", json={"stake": 1000})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+
+
 def test_configured_stakes(make_client: Callable[..., TestClient]) -> None:
     c = make_client(stakes=(5, 50))
     register(c)

@@ -183,7 +183,7 @@ def test_bot_takes_over_a_dropped_seat_and_hands_it_back(
     tid = new_table(c, {"game": "matgo", "seats": [{"kind": "human"}, {"kind": "human"}]})
     c.cookies.clear()
     register(c, "other1")
-    assert c.post(f"/api/tables/{tid}/join", json={}).json()["seat"] == 1
+    assert c.post(f"/api/tables/{tid}/join", json={"stake": 1}).json()["seat"] == 1
     # Nobody connects: after the grace period bots answer both seats, the game ends.
     deadline = time.time() + 20
     while time.time() < deadline:
@@ -240,4 +240,4 @@ def test_restart_keeps_finished_games_and_aborts_running_ones(
     games = c2.get("/api/games").json()["games"]
     assert [g["status"] for g in games] == ["aborted", "finished"]
     assert c2.get("/api/tables").json()["tables"] == []
-    assert c2.post(f"/api/tables/{tid}/join", json={}).status_code == 404
+    assert c2.post(f"/api/tables/{tid}/join", json={"stake": 10}).status_code == 404

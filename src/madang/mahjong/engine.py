@@ -627,9 +627,7 @@ def _discard(st: HandState, seat: int, tile: int, declare: str, events: list[Eve
     _open_claims(st, seat, tile, events)
 
 
-def _place_discard(
-    st: HandState, seat: int, tile: int, declare: str, events: list[Event]
-) -> None:
+def _place_discard(st: HandState, seat: int, tile: int, declare: str, events: list[Event]) -> None:
     """The tile leaves the hand for the river (with its 엎어/불러); nothing follows yet."""
     if declare:
         w = _eopeo_waits(st, seat, tile)

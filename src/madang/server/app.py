@@ -414,7 +414,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         hub = hub_of(request)
         user = await need_user(request)
         data = await body(request)
-        if await hub.db(store.open_tables_of, user["id"]) >= config.tables_per_user:
+        sitting = sum(1 for r in hub.rooms.values() if not r.closing and r.sits(user["id"]))
+        if sitting >= config.tables_per_user:
             raise WireError(
                 "too_many_tables",
                 f"you have {config.tables_per_user} open tables already; close one first",
@@ -512,9 +513,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         seat, invite = data.get("seat"), data.get("invite")
         if seat is not None and type(seat) is not int:
             raise WireError("bad_request", "seat must be an integer")
+
         if invite is not None and not isinstance(invite, str):
             raise WireError("bad_request", "invite must be a string")
-        got = await asyncio.wait_for(room.call("join", user, seat, invite), 10)
+        got = await asyncio.wait_for(room.call("join", user, seat, invite, data.get("stake")), 10)
         return {"table": room.summary(with_invite=True), "seat": got}
 
     @app.post("/api/tables/{table_id}/leave")

@@ -232,6 +232,11 @@ class Room:
                 return s.index
         return None
 
+    def sits(self, user_id: int) -> bool:
+        """Whether ``user_id`` holds a seat here and has not left it."""
+        seat = self.seat_of(user_id)
+        return seat is not None and not self.seats[seat].left
+
     # ------------------------------------------------------------------ the actor
 
     async def run(self) -> None:
@@ -303,7 +308,9 @@ class Room:
     def _all_seated(self) -> bool:
         return all(s.kind == "bot" or s.user_id is not None for s in self.seats)
 
-    async def _join(self, user: dict[str, Any], seat: int | None, invite: str | None) -> int:
+    async def _join(
+        self, user: dict[str, Any], seat: int | None, invite: str | None, stake: object
+    ) -> int:
         mine = self.seat_of(user["id"])
         if mine is not None:
             return mine
@@ -311,6 +318,11 @@ class Room:
             raise WireError("forbidden", "this table is private: you need its invite link")
         if self.status == "closed" or self.closing:
             raise WireError("not_found", "the table is closed")
+        if type(stake) is not int or stake != self.stake:
+            # a seat is taken only by someone who was shown the stake and accepted it
+            raise WireError(
+                "stake_unconfirmed", f"this table plays for {self.stake} a point: confirm it"
+            )
         free = [s for s in self.seats if s.kind == "human" and s.user_id is None]
         if seat is not None:
             if not 0 <= seat < len(self.seats):

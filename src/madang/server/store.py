@@ -218,17 +218,6 @@ def device_user(eng: Engine, token: str | None) -> int | None:
     return None if row is None else int(row.user_id)
 
 
-def open_tables_of(eng: Engine, user_id: int) -> int:
-    """Tables ``user_id`` created that are not closed."""
-    with eng.connect() as c:
-        q = (
-            sa.select(sa.func.count())
-            .select_from(db.tables)
-            .where(db.tables.c.created_by == user_id, db.tables.c.status != "closed")
-        )
-        return int(c.execute(q).scalar_one())
-
-
 # ---------------------------------------------------------------------- tables, games
 
 

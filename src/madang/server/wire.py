@@ -48,6 +48,7 @@ STATUS: dict[str, int] = {
     "throttled": 429,
     "seat_taken": 409,
     "table_full": 409,
+    "stake_unconfirmed": 409,
     "too_large": 413,
     "rate_limited": 429,
     "bad_media_type": 415,

@@ -60,9 +60,7 @@ function tableRow(t, me) {
     h("div.t-seats", {}, t.seats.map((s) => h("span.seat", {}, seatText(s)))),
     h("div.t-actions", {},
       mine ? link(`/table/${t.id}`, "돌아가기", "button primary") : null,
-      !mine && free ? h("button.primary", { onclick: async () => {
-        try { await api.post(`/api/tables/${t.id}/join`, {}); go(`/table/${t.id}`); } catch (e) { toast(e.message, "error"); }
-      } }, "참가") : null,
+      !mine && free ? link(`/table/${t.id}`, "참가", "button primary") : null,
       !mine ? link(`/table/${t.id}?watch=1`, "관전", "button") : null,
     ),
   );

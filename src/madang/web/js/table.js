@@ -95,6 +95,20 @@ function settlementSheet(game, view, result, name) {
   return box;
 }
 
+/** Ask before taking a seat: the game, the rules and the stake; resolves to true to sit. */
+function askToJoin(root, table) {
+  return new Promise((resolve) => {
+    const sit = h("button.primary#btn-sit", { onclick: () => resolve(true) }, "앉기");
+    const watch = h("button#btn-watch", { onclick: () => resolve(false) }, "구경만 하기");
+    clear(root).append(h("div.card-panel.join-ask", { role: "dialog", "aria-modal": "true", "aria-labelledby": "join-title", "data-testid": "join-ask" },
+      h("h2#join-title", {}, `#${table.id} ${GAME_KO[table.game] || table.game} 자리에 앉을까요?`),
+      h("p.join-stake", {}, `판돈 ${table.stake}: 1점에 ${table.stake}씩 주고받습니다.`),
+      h("p", {}, `규칙: ${table.preset}`),
+      h("div.actions", {}, sit, watch)));
+    sit.focus();
+  });
+}
+
 export async function tablePage(root, tableId, invite, me) {
   const params = new URLSearchParams(location.search);
   const q = invite ? `?invite=${encodeURIComponent(invite)}` : "";
@@ -102,11 +116,15 @@ export async function tablePage(root, tableId, invite, me) {
   const seatedName = me && me.user.username;
   const mine = () => table.seats.some((s) => s.username && s.username === seatedName);
   if (me && !mine() && !params.get("watch") && table.seats.some((s) => s.kind === "human" && !s.username)) {
-    try {
-      ({ table } = await api.post(`/api/tables/${tableId}/join`, invite ? { invite } : {}));
-    } catch (e) {
-      toast(e.message, "error");
+    // Never seat anyone by a link alone: show the stake and ask (the server wants it back).
+    if (await askToJoin(root, table)) {
+      try {
+        ({ table } = await api.post(`/api/tables/${tableId}/join`, { stake: table.stake, ...(invite ? { invite } : {}) }));
+      } catch (e) {
+        toast(e.message, "error");
+      }
     }
+    clear(root);
   }
   const game = table.game;
   const head = h("div.table-head", {},
