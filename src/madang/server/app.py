@@ -38,6 +38,7 @@ from madang.server.config import ServerConfig
 from madang.server.db import make_engine, migrate
 from madang.server.games import SEATS, presets
 from madang.server.room import Conn, Room, Seat, dumps
+from madang.server.schemas import body as documented
 from madang.server.security import Guard
 from madang.server.wire import WireError, parse_client_message, wire_error
 
@@ -219,7 +220,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     # ------------------------------------------------------------------ accounts
 
-    @app.post("/api/register")
+    @app.post("/api/register", openapi_extra=documented("register"))
     async def register(request: Request) -> Response:
         hub = hub_of(request)
         data = await body(request)
@@ -240,7 +241,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         device = await hub.db(store.create_device, user["id"])
         return with_cookie(JSONResponse({"user": user}, status_code=201), token, device)
 
-    @app.post("/api/login")
+    @app.post("/api/login", openapi_extra=documented("login"))
     async def login(request: Request) -> Response:
         hub = hub_of(request)
         data = await body(request)
@@ -269,14 +270,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         new_device = None if device else await hub.db(store.create_device, row.id)
         return with_cookie(JSONResponse({"user": store.user_dict(row)}), token, new_device)
 
-    @app.post("/api/logout")
+    @app.post("/api/logout", openapi_extra=documented("empty"))
     async def logout(request: Request) -> Response:
         await hub_of(request).db(store.delete_session, request.cookies.get(COOKIE))
         resp = JSONResponse({"ok": True})
         resp.delete_cookie(COOKIE, path="/")
         return resp
 
-    @app.post("/api/guest")
+    @app.post("/api/guest", openapi_extra=documented("empty"))
     async def guest(request: Request) -> Response:
         hub = hub_of(request)
         import secrets
@@ -320,16 +321,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             },
         }
 
-    def _limit(request: Request, default: int = 50) -> tuple[int, int | None]:
-        q = request.query_params
-        try:
-            limit = int(q.get("limit", default))
-            before = int(q["before"]) if "before" in q else None
-        except ValueError:
-            raise WireError("bad_request", "limit and before are integers") from None
+    def _limit(limit: int | None, before: int | None, default: int = 50) -> tuple[int, int | None]:
         if before is not None and not 1 <= before <= MAX_ID + 1:
             raise WireError("bad_request", f"before is an id, 1-{MAX_ID + 1}")
-        return max(1, min(limit, 200)), before
+        return max(1, min(default if limit is None else limit, 200)), before
 
     def check_id(value: int, what: str) -> int:
         if not 1 <= value <= MAX_ID:
@@ -337,19 +332,27 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return value
 
     @app.get("/api/ledger")
-    async def get_ledger(request: Request) -> dict[str, Any]:
+    async def get_ledger(
+        request: Request, limit: int | None = None, before: int | None = None
+    ) -> dict[str, Any]:
         hub = hub_of(request)
         user = await need_user(request)
-        limit, before = _limit(request)
+        limit, before = _limit(limit, before)
         return {
             "balance": await hub.db(store.balance, user["id"]),
             "entries": await hub.db(store.ledger_of, user["id"], limit, before),
         }
 
     @app.get("/api/games")
-    async def get_games(request: Request) -> dict[str, Any]:
+    async def get_games(
+        request: Request,
+        user: str | None = None,
+        game: str | None = None,
+        limit: int | None = None,
+        before: int | None = None,
+    ) -> dict[str, Any]:
         hub = hub_of(request)
-        name = request.query_params.get("user")
+        name = user
         if name is None:
             uid = (await need_user(request))["id"]
         else:
@@ -359,10 +362,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if row is None:
                 raise WireError("not_found", f"no user {name!r}")
             uid = row.id
-        game = request.query_params.get("game")
         if game is not None and game not in SEATS:
             raise WireError("bad_request", f"unknown game {game!r}")
-        limit, before = _limit(request, 20)
+        limit, before = _limit(limit, before, 20)
         return {"games": await hub.db(store.games_of, uid, game, limit, before)}
 
     async def finished(request: Request, game_id: int) -> dict[str, Any]:
@@ -389,11 +391,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         }
 
     @app.get("/api/leaderboard")
-    async def get_leaderboard(request: Request) -> dict[str, Any]:
-        game = request.query_params.get("game", "matgo")
+    async def get_leaderboard(
+        request: Request, game: str = "matgo", limit: int | None = None
+    ) -> dict[str, Any]:
         if game not in SEATS:
             raise WireError("bad_request", f"unknown game {game!r}")
-        limit, _ = _limit(request)
+        limit, _ = _limit(limit, None)
         return {"game": game, "entries": await hub_of(request).db(store.leaderboard, game, limit)}
 
     # ------------------------------------------------------------------ tables
@@ -409,7 +412,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         rooms = hub_of(request).rooms.values()
         return {"tables": [r.summary() for r in rooms if not r.private and not r.closing][:200]}
 
-    @app.post("/api/tables")
+    @app.post("/api/tables", openapi_extra=documented("table"))
     async def create_table(request: Request) -> Response:
         hub = hub_of(request)
         user = await need_user(request)
@@ -505,7 +508,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise WireError("forbidden", "this table is private: you need its invite link")
         return {"table": room.summary(with_invite=seated)}
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", openapi_extra=documented("join"))
     async def join_table(request: Request, table_id: int) -> dict[str, Any]:
         room = room_of(request, table_id)
         user = await need_user(request)
@@ -519,7 +522,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         got = await asyncio.wait_for(room.call("join", user, seat, invite, data.get("stake")), 10)
         return {"table": room.summary(with_invite=True), "seat": got}
 
-    @app.post("/api/tables/{table_id}/leave")
+    @app.post("/api/tables/{table_id}/leave", openapi_extra=documented("empty"))
     async def leave_table(request: Request, table_id: int) -> dict[str, Any]:
         room = room_of(request, table_id)
         user = await need_user(request)

@@ -1,0 +1,72 @@
+"""A schema-driven fuzz of the HTTP API: schemathesis reads the OpenAPI document the
+server serves (``/openapi.json``) and sends what it generates from it, and from mutations
+of it, to a real server on loopback, logged in as a guest. No answer may be a 5xx.
+
+Bounded: a few dozen examples per operation, no stateful links.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from tests.server import conftest
+from tests.server.live import Live, running
+
+COOKIE: dict[str, str] = {}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    db = tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite3"
+    config = conftest.test_config(
+        f"sqlite:///{db}", guest_limit="1000/hour", register_limit="10000/hour"
+    )
+    with running(config) as live:
+        req = urllib.request.Request(
+            live.url("/api/guest"), data=b"{}", headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            COOKIE["Cookie"] = r.headers["Set-Cookie"].split(";")[0]
+        body = {"game": "matgo", "stake": 1, "seats": [{"kind": "human"}, {"kind": "bot"}]}
+        req = urllib.request.Request(
+            live.url("/api/tables"),
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", **COOKIE},
+        )
+        urllib.request.urlopen(req, timeout=10).read()
+        yield live
+
+
+@pytest.fixture(scope="module")
+def api_schema(served: Live) -> Any:
+    return schemathesis.openapi.from_url(served.url("/openapi.json"))
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@schema.parametrize()
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
+def test_no_request_is_a_server_error(case: Any) -> None:
+    response = case.call(headers=COOKIE, timeout=10)
+    case.validate_response(response, checks=[not_a_server_error])
+
+
+def test_the_document_describes_the_bodies(served: Live) -> None:
+    with urllib.request.urlopen(served.url("/openapi.json"), timeout=10) as r:
+        doc = json.loads(r.read())
+    post = doc["paths"]["/api/tables"]["post"]
+    props = post["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    assert {"game", "stake", "seats", "preset", "private"} <= set(props)
