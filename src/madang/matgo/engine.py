@@ -587,7 +587,8 @@ class MatgoState:
         self.payments.append((frm, to, points, reason))
         self.events.append(("payment", frm, to, points, reason))
 
-    def _win(self, p: int, reason: str) -> None:
+    def settle_now(self, p: int) -> ScoreSheet:
+        """The score sheet ``p`` would be paid if ``p`` stopped now (what 스톱 pays)."""
         o = 1 - p
         mode = self.gukjin_mode
         gmode = (
@@ -595,7 +596,7 @@ class MatgoState:
             if mode == _GJ_FREE
             else (GukjinMode.PI if mode == _GJ_PI else GukjinMode.ANIMAL)
         )
-        sheet = settle(
+        return settle(
             self.captured[p],
             self.captured[o],
             go=self.go_count[p],
@@ -607,6 +608,20 @@ class MatgoState:
             loser_gukjin=gmode,
             mission=self.mission,
         )
+
+    def gukjin_as_pi(self, seat: int) -> bool:
+        """Whether a 국진 held by ``seat`` counts as 쌍피 in its score now."""
+        m = self.captured[seat]
+        if not m & GUKJIN_BIT:
+            return False
+        mode = self.gukjin_mode
+        if mode == _GJ_FREE:
+            return jokbo_points(m, True) > jokbo_points(m, False)
+        return mode == _GJ_PI
+
+    def _win(self, p: int, reason: str) -> None:
+        o = 1 - p
+        sheet = self.settle_now(p)
         self.sheet = sheet
         self._pay(o, p, sheet.points, "win")
         self._end(p, sheet.points, reason)
