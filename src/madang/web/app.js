@@ -16,7 +16,7 @@ function renderWho(me) {
     LANGS.map((l) => h("option", { value: l, selected: l === currentLang() }, l === "ko" ? "한국어" : "English")));
   if (me && me.user) {
     const u = me.user;
-    who.append(
+    who.append(...[
       h("span.user", { "data-testid": "username" }, displayName(u.username), u.guest ? ` ${t("who.guest")}` : ""),
       h("span.balance", { "data-testid": "balance" }, t("who.points", { n: me.balance ?? 0 })),
       // A guest may register and keep its record (D17).
@@ -29,7 +29,7 @@ function renderWho(me) {
           go("/login");
         },
       }, t("who.logout")),
-    );
+    ].filter(Boolean));
   } else {
     who.append(h("a", { href: "/login", "data-nav": "" }, t("who.login")));
   }

@@ -60,7 +60,7 @@ export async function replayPage(root, gameId) {
   root.append(h("div.table-page.replay", {},
     h("div.table-head", {}, h("span", {}, t("replay.title", { id: gameId, players: seats.map((s) => name(s.seat)).join(t("replay.vs")) })), link("/me", t("replay.back"), "button small ghost")),
     controls, moveText,
-    h("div.table-body", {}, boardWrap, h("aside.side", {}, h("h2.side-title", {}, t("replay.events")), log))));
+    h("div.table-body", {}, boardWrap, h("aside.side", { tabindex: 0, "aria-label": t("replay.events") }, h("h2.side-title", {}, t("replay.events")), log))));
   const onKey = (e) => {
     if (e.key === "ArrowRight") show(i + 1);
     else if (e.key === "ArrowLeft") show(i - 1);

@@ -149,7 +149,7 @@ export async function tablePage(root, tableId, invite, me) {
   const waiting = h("div.waiting.hidden", { "data-testid": "waiting" });
   const log = h("ul.log", { "aria-label": t("table.log_label") });
   const overlay = h("div.overlay.hidden", { "data-testid": "settlement", role: "dialog", "aria-modal": "true", "aria-label": t("table.settle") });
-  root.append(h("div.table-page", {}, head, nextBar, h("div.table-body", {}, h("div.board-col", {}, waiting, boardWrap), h("aside.side", {}, h("h2.side-title", {}, t("table.log")), log)), overlay));
+  root.append(h("div.table-page", {}, head, nextBar, h("div.table-body", {}, h("div.board-col", {}, waiting, boardWrap), h("aside.side", { tabindex: 0, "aria-label": t("table.log") }, h("h2.side-title", {}, t("table.log")), log)), overlay));
 
   const timers = new Timers();
   timers.root = boardWrap;
@@ -260,7 +260,7 @@ export async function tablePage(root, tableId, invite, me) {
             t("table.pay_line", { from: name(p.from), to: name(p.to), points: p.points }),
             p.amount !== undefined ? ` (${fmtAmount(p.amount)})` : "", p.reason ? ` · ${payReason(p.reason)}` : "")))]
         : h("p", {}, t("table.no_payment")),
-      r.ratings ? h("p.ratings", {}, t("table.ratings"), ": ", Object.entries(r.ratings).map(([s, x]) =>
+      r.ratings && Object.keys(r.ratings).length ? h("p.ratings", {}, t("table.ratings"), ": ", Object.entries(r.ratings).map(([s, x]) =>
         h("span", {}, t("table.rating_line", { name: name(+s), before: Math.round(x.before), after: Math.round(x.after) }), " "))) : null,
       r.match_over ? h("p", {}, t("table.match_over")) : null,
       h("div.row", {},
