@@ -51,8 +51,10 @@ def matgo_samples() -> dict[str, Any]:
             if g.phase is Phase.GO_STOP and len(views) < 3:
                 views.append(mg_view(g, g.current))
             for e in g.step(rng.choice(legal)):
-                key = e[0] if e[0] not in ("payment", "end", "steal", "steal_none") else (
-                    f"{e[0]}:{e[-1]}"
+                key = (
+                    e[0]
+                    if e[0] not in ("payment", "end", "steal", "steal_none")
+                    else (f"{e[0]}:{e[-1]}")
                 )
                 events.setdefault(key, redact(e, 0))
                 if e[0] == "draw":  # the drawer's own view shows the card

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.samples import mahjong_samples, matgo_samples, matgo_sheets
 
 from madang.i18n import LANGUAGES, MissingMessage, catalogue, t
 from madang.mahjong.patterns import PATTERNS as MJ_PATTERNS
@@ -18,13 +19,11 @@ from madang.mahjong.state import VERBS
 from madang.matgo.engine import INSTANT_PPEOK, Phase
 from madang.matgo.events import EVENT_FIELDS
 from madang.matgo.render import caption as mg_caption
-from madang.matgo.render import multiplier_name
+from madang.matgo.render import multiplier_name, table_lines
 from madang.matgo.render import narrate as mg_narrate
-from madang.matgo.render import table_lines
 from madang.matgo.rules import PRESETS as MG_PRESETS
 from madang.matgo.scoring import MISSIONS
 from madang.matgo.scoring import PATTERNS as MG_PATTERNS
-from tests.samples import mahjong_samples, matgo_samples, matgo_sheets
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A raw card code (08g, 09p2, 11d, b3) or tile code (3m, 7z, 1f) in shown text.
@@ -66,9 +65,14 @@ def test_every_name_the_engines_use_is_in_the_catalogue(lang: str) -> None:
     want |= {f"matgo.mission.{m.name}" for m in MISSIONS}
     want |= {f"pay.{r}" for _, r in INSTANT_PPEOK.values()}
     want |= {f"pay.{r}" for r in ("win", "chongtong", "sam_ppeok", "cheot_ttadak", "ssoa", "olla")}
-    want |= {f"matgo.end.{r}" for r in ("stop", "last_card", "nagari", "redeal", "chongtong", "sam_ppeok")}
+    want |= {
+        f"matgo.end.{r}"
+        for r in ("stop", "last_card", "nagari", "redeal", "chongtong", "sam_ppeok")
+    }
     want |= {f"matgo.redeal.{r}" for r in ("four_on_floor", "two_chongtong")}
-    want |= {f"matgo.steal.{r}" for r in ("ppeok", "jabbeok", "ttadak", "jjok", "sseul", "bomb", "bonus")}
+    want |= {
+        f"matgo.steal.{r}" for r in ("ppeok", "jabbeok", "ttadak", "jjok", "sseul", "bomb", "bonus")
+    }
     want |= {f"matgo.mult.{m}" for m in ("go", "heundeulgi", "pibak", "gwangbak", "meongtta",
                                           "meongbak", "gobak", "nagari_carry")}  # fmt: skip
     want |= {f"mahjong.pattern.{p.name}" for p in MJ_PATTERNS}
@@ -77,7 +81,9 @@ def test_every_name_the_engines_use_is_in_the_catalogue(lang: str) -> None:
                                           "pon", "kan", "ankan", "kakan", "nagari", "end",
                                           "payment")}  # fmt: skip
     for game, presets in (("matgo", MG_PRESETS), ("mahjong", MJ_PRESETS)):
-        want |= {f"preset.{game}.{p}" for p in presets} | {f"preset.{game}.{p}.desc" for p in presets}
+        want |= {f"preset.{game}.{p}" for p in presets} | {
+            f"preset.{game}.{p}.desc" for p in presets
+        }
     want |= {f"error.{c}" for c in _error_codes()}
     assert sorted(want - set(cat)) == []
 

@@ -66,12 +66,12 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(data: Path, deal_seed: int) -> Iterator[str]:
+def _serve(data: Path, deal_seed: int, turn_seconds: int = 120) -> Iterator[str]:
     port = _free_port()
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", str(data),
-         "--bot-delay", "0", "--turn-seconds", "120", "--deal-seed", str(deal_seed)],
+         "--bot-delay", "0", "--turn-seconds", str(turn_seconds), "--deal-seed", str(deal_seed)],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
@@ -215,7 +215,8 @@ def axe_check(page: Any, where: str) -> None:
         """async () => {
           const r = await axe.run(document, {resultTypes: ['violations']});
           return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-            .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+            .map(v => ({id: v.id, impact: v.impact,
+                        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
         }"""
     )
     assert not bad, (where, bad)
@@ -646,8 +647,8 @@ RENDER_ALL = """async (text) => {
     const wrap = h('div.board-wrap');
     app.append(wrap);
     const b = GAMES.matgo.createBoard(wrap, {act: () => {}, name, timer: () => null});
-    b.render({view: v, prompt: v.stop_now ? {seat: v.seat, question: 'go_stop', legal: ['go', 'stop']} : null,
-              seat: v.seat, seats: [], version: 1, events: []});
+    const prompt = v.stop_now ? {seat: v.seat, question: 'go_stop', legal: ['go', 'stop']} : null;
+    b.render({view: v, prompt, seat: v.seat, seats: [], version: 1, events: []});
   }
   let sheets = 0;
   for (const s of S.sheets) {
@@ -656,10 +657,12 @@ RENDER_ALL = """async (text) => {
     const rows = [...box.querySelectorAll('tr')].map(r => [r.dataset.kind, +r.dataset.value]);
     const items = rows.filter(r => r[0] === 'item').reduce((a, r) => a + r[1], 0);
     const get = (k) => rows.find(r => r[0] === k)[1];
-    if (items !== s.jokbo || get('jokbo') !== s.jokbo || get('base') !== s.base) throw new Error('sheet rows');
+    if (items !== s.jokbo || get('jokbo') !== s.jokbo) throw new Error('sheet items');
+    if (get('base') !== s.base) throw new Error('sheet base');
     const total = rows.filter(r => r[0] === 'mult').reduce((a, r) => a * r[1], get('base'));
     if (total !== get('total') || total !== s.points) throw new Error('sheet total');
-    if (rows.filter(r => r[0] === 'mult').length !== s.multipliers.length) throw new Error('multipliers');
+    const mults = rows.filter(r => r[0] === 'mult').length;
+    if (mults !== s.multipliers.length) throw new Error('multipliers');
     sheets += 1;
   }
   for (const v of S.mahjong.results) app.append(GAMES.mahjong.settlement(v, null, name));
@@ -726,7 +729,11 @@ def test_invite_link_join_and_spectate(server: str, browser: Any) -> None:
         assert cards.first.bounding_box()["width"] >= 34
         assert b.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert not b.locator(".hint.keys").is_visible()  # no key hints on a touch screen
-        assert not b.locator(".prompt kbd").first.is_visible() if b.locator(".prompt kbd").count() else True
+        assert (
+            not b.locator(".prompt kbd").first.is_visible()
+            if b.locator(".prompt kbd").count()
+            else True
+        )
         shot(b, "invite_guest_phone")
         shot(b, "p7_phone_hand_phone")
         shot(c, "spectator_desktop")
@@ -734,3 +741,66 @@ def test_invite_link_join_and_spectate(server: str, browser: Any) -> None:
     finally:
         for ctx in (host, guest, watcher):
             ctx.close()
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose questions time out after 3 seconds."""
+    data = tmp_path_factory.mktemp("data3")
+    gen = _serve(data, DEAL_SEED, turn_seconds=3)
+    yield from gen
+
+
+def test_errors_timeouts_and_leaving_in_korean(quick_server: str, browser: Any) -> None:
+    """D4, D10, D11: account and table errors in Korean by code; a timed-out question is
+    announced with the move the server made; a table one left offers no 돌아가기, and a
+    closed table says so in Korean."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.on("dialog", lambda d: d.accept())
+    try:
+        page.goto(quick_server + "/login")
+        page.wait_for_selector("#btn-login")
+        page.fill("#login-name", "없는사람")
+        page.fill("#login-pass", "wrong password")
+        page.click("#btn-login")
+        page.wait_for_function("document.querySelector('.form-error').textContent.length > 0")
+        assert page.inner_text(".form-error") == "아이디 또는 비밀번호가 틀렸습니다"
+        page.fill("#login-name", "bot-hard")
+        page.click("#btn-register")
+        page.wait_for_function("document.querySelector('.form-error').textContent.includes('bot-')")
+        page.fill("#login-name", "시간초과")
+        page.fill("#login-pass", "correct horse")
+        page.click("#btn-register")
+        page.wait_for_selector("#create-table")
+        page.click("#who button.link")  # log out, then register the same name again
+        page.wait_for_selector("#btn-register")
+        page.fill("#login-name", "시간초과")
+        page.fill("#login-pass", "correct horse")
+        page.click("#btn-register")
+        page.wait_for_function("document.querySelector('.form-error').textContent.length > 0")
+        assert page.inner_text(".form-error") == "이미 쓰이는 아이디입니다"
+        shot(page, "p2_error_korean_desktop")
+        page.click("#btn-login")
+        page.wait_for_selector("#create-table")
+
+        table_id = create_table(page, "matgo")
+        page.wait_for_selector(".board[data-question='play']")
+        page.wait_for_selector("#toast.show.warn", timeout=15_000)  # nobody answered
+        assert page.inner_text("#toast").startswith("시간이 지나 자동으로 두었습니다")
+        assert "시간이 지나 자동으로" in page.inner_text(".log")
+        shot(page, "p6_timeout_announced_desktop")
+
+        page.click("text=나가기")
+        page.wait_for_selector("#table-list")
+        row = page.locator(f"#table-list li[data-table='{table_id}']")
+        if row.count():  # still listed while the bot finishes the game
+            assert row.locator("text=돌아가기").count() == 0
+        page.goto(f"{quick_server}/table/999")
+        page.wait_for_selector(".error-page")
+        assert "닫혔거나 없는 판입니다" in page.inner_text(".error-page")
+        scan_korean(page, "closed table")
+        shot(page, "p7_closed_table_desktop")
+    finally:
+        context.close()

@@ -7,13 +7,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.samples import matgo_sheets
 
 from madang.matgo.actions import action_str
 from madang.matgo.cards import CODES, GUKJIN_BIT, pi_value
 from madang.matgo.engine import MatgoState, Phase, new_game
 from madang.matgo.rules import PRESETS
 from madang.matgo.view import view
-from tests.samples import matgo_sheets
 
 
 def _walk(seed: int, preset: str) -> list[tuple[MatgoState, int, list[tuple[object, ...]]]]:

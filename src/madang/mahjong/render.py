@@ -250,7 +250,5 @@ def settlement_lines(
             lines.append(f"   {t('mahjong.sheet.tsumo_pays')}: {w['points']}점씩")
     for pay in result["payments"]:
         reason = t(f"pay.{pay['reason']}")
-        lines.append(
-            f"   {names[pay['from']]} → {names[pay['to']]}: {pay['points']}점 ({reason})"
-        )
+        lines.append(f"   {names[pay['from']]} → {names[pay['to']]}: {pay['points']}점 ({reason})")
     return lines

@@ -39,7 +39,9 @@ _RIBBON = {
     "10r": "cheong", "04r": "cho", "05r": "cho", "07r": "cho", "12r": "r",
 }  # fmt: skip
 
-WARNING_LABELS = {k: t(f"matgo.warn.{k}") for k in ("pibak", "gwangbak", "meongtta", "meongbak", "gobak")}
+WARNING_LABELS = {
+    k: t(f"matgo.warn.{k}") for k in ("pibak", "gwangbak", "meongtta", "meongbak", "gobak")
+}
 
 
 def card_label(code: str) -> str:
@@ -150,7 +152,9 @@ def mission_line(v: dict[str, Any], names: tuple[str, str]) -> str | None:
     info = v.get("mission_info")
     if not info:
         return None
-    head = t("matgo.mission_line", name=t(f"matgo.mission.{info['name']}"), factor=info["multiplier"])
+    head = t(
+        "matgo.mission_line", name=t(f"matgo.mission.{info['name']}"), factor=info["multiplier"]
+    )
     held = [
         t("matgo.mission_done", name=names[i])
         if info["done"][s]
@@ -238,7 +242,9 @@ def narrate(event: dict[str, Any], names: tuple[str, str] = ("P0", "P1")) -> str
         reason = t(f"matgo.end.{event['reason']}")
         if event["winner"] is None:
             return t("matgo.ev.end_none", reason=reason)
-        return t("matgo.ev.end", winner=names[event["winner"]], points=event["points"], reason=reason)
+        return t(
+            "matgo.ev.end", winner=names[event["winner"]], points=event["points"], reason=reason
+        )
     params: dict[str, Any] = {"who": who, "card": card}
     for k in ("month", "count", "score"):
         if k in event:

@@ -18,10 +18,10 @@ from typing import Any, cast
 from rich.console import Console
 
 from madang.bots.base import Bot, Budget, make_bot
+from madang.i18n import t
 from madang.mahjong.engine import MahjongMatch, default_action, legal_actions, step
 from madang.mahjong.events import Event, redact
 from madang.mahjong.hand import shanten, waits
-from madang.i18n import t
 from madang.mahjong.render import (
     WIND_LABELS,
     caption,

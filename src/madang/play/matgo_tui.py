@@ -13,13 +13,20 @@ from typing import Any
 from rich.console import Console
 
 from madang.bots.base import Budget, make_bot
+from madang.i18n import t
 from madang.matgo import actions as A
 from madang.matgo.cards import MONTH, parse_card
 from madang.matgo.engine import MatgoState, Phase
 from madang.matgo.events import redact
 from madang.matgo.match import MatgoMatch
-from madang.i18n import t
-from madang.matgo.render import caption, card_label, card_markup, multiplier_name, narrate, table_lines
+from madang.matgo.render import (
+    caption,
+    card_label,
+    card_markup,
+    multiplier_name,
+    narrate,
+    table_lines,
+)
 from madang.matgo.rules import MatgoRules
 from madang.matgo.view import view
 from madang.play.keys import ENTER, LEFT, RIGHT, SPACE, KeyReader
