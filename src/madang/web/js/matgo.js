@@ -317,6 +317,29 @@ export function createMatgoBoard(root, ctx) {
     } else {
       handRow.append(hiddenHand(v.hand_counts[me], v.revealed[me] || []));
     }
+    // 폭탄패: the bomb tokens lie in the hand as face-down cards; click one (or Space) to
+    // flip from the pile without playing (seed 000).
+    if (handCards) {
+      const canFlip = q === "play" && !sub && legal.includes("flip");
+      for (let i = 0; i < (v.tokens[me] || 0); i++) {
+        const tk = cardEl("back", `token ${canFlip ? "playable" : ""}`);
+        tk.append(h("span.token-label", {}, t("matgo.token")));
+        if (canFlip) {
+          tk.tabIndex = 0;
+          tk.setAttribute("role", "button");
+          tk.setAttribute("aria-label", t("matgo.choice.flip"));
+          tk.addEventListener("click", () => ctx.act("flip"));
+          tk.addEventListener("keydown", (e) => {
+            if (e.key === "Enter" || e.key === " ") {
+              e.preventDefault();
+              e.stopPropagation();
+              ctx.act("flip");
+            }
+          });
+        }
+        handRow.append(tk);
+      }
+    }
     el.append(handRow);
     if (ctx.afterDraw) ctx.afterDraw(el);
   }
