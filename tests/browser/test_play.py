@@ -613,6 +613,11 @@ def test_catalogue_renders_every_sample(server: str, browser: Any) -> None:
             assert not missing, (lang, missing)
         scan_korean(page, "every sample")
         shot(page, "p2_every_name_korean_desktop")
+        # a sampled 고/스톱 position: the prompt says what 스톱 pays now
+        stop = page.locator(".board:has([data-testid=stop-now])").first
+        assert "지금 스톱하면" in stop.inner_text()
+        ARTIFACTS.mkdir(exist_ok=True)
+        stop.screenshot(path=str(ARTIFACTS / "p4_gostop_stop_now_sample_desktop.png"))
     finally:
         context.close()
 
