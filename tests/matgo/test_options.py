@@ -28,6 +28,7 @@ from madang.matgo.scoring import MISSIONS, mission_by_name, settle
 from madang.matgo.view import view
 
 ASK = MatgoRules(gukjin=Gukjin.ASK)
+BEFORE = MatgoRules(gukjin=Gukjin.BEFORE_SCORE)
 
 
 def _m(codes: str) -> int:
@@ -327,6 +328,43 @@ def test_gukjin_auto_counts_best_at_a_score_check(mg: SimpleNamespace) -> None:
     assert g.score(0) == 1  # not fixed yet: counted best (5 열끗)
 
 
+#: P0 holds 광 3 + 홍단 (6 points) and 피 8 + 국진: as 쌍피 it makes 피 10, 7 points.
+_GUKJIN_BEFORE = {
+    "hands": ("05p2 06p1", "07p1 07p2"),
+    "floor": "10p1",
+    "pile": "11p1 04p1 04p2",
+    "captured": ("01g 03g 08g 01r 02r 03r 09a 01p1 01p2 02p1 02p2 03p1 03p2 05p1 06p2", ""),
+    "turns": (3, 3),
+}
+
+
+def test_gukjin_before_score_counts_animal_until_it_would_make_a_score(
+    mg: SimpleNamespace,
+) -> None:
+    g = mg.position(**{**_GUKJIN_BEFORE, "captured": ("09a 01p1 01p2", "")}, rules=BEFORE)
+    assert g.score(0) == 0 and view(g, 0)["gukjin_as"][0] == "animal"
+    mg.run(g, ["play 05p2"])  # a score check that no count could make a score
+    assert g.phase is Phase.PLAY and g.current == 1
+
+
+def test_gukjin_before_score_asks_just_before_the_score(mg: SimpleNamespace) -> None:
+    g = mg.position(**_GUKJIN_BEFORE, rules=BEFORE)
+    assert g.score(0) == 6  # 국진 counted as 열끗 so far
+    mg.run(g, ["play 05p2"])
+    assert g.phase is Phase.GUKJIN and g.current == 0
+    assert g.default_action() == g.legal_actions()[1]  # 쌍피 scores more
+    events = mg.run(g, ["gukjin pi"])
+    assert events[0] == ("gukjin_fixed", 0, "pi")
+    assert g.phase is Phase.GO_STOP and g.score(0) == 7
+    assert view(g, 0)["gukjin_as"][0] == "pi" and view(g, 0)["stop_now"]["points"] >= 7
+    # answered 열끗: no score, the game goes on, and it is never asked again
+    g = mg.position(**_GUKJIN_BEFORE, rules=BEFORE)
+    mg.run(g, ["play 05p2", "gukjin animal"])
+    assert g.phase is Phase.PLAY and g.current == 1 and g.score(0) == 6
+    mg.run(g, ["play 07p1", "play 06p1"])
+    assert g.phase is not Phase.GUKJIN
+
+
 # ------------------------------------------------------------------ missions
 
 
@@ -472,7 +510,7 @@ def test_preset_contents() -> None:
     assert preset("strict").to_dict() == {
         "chongtong": "instant", "pibak_zero_pi": True, "meong": "meongbak",
     }  # fmt: skip
-    assert preset("tournament").to_dict() == {"jabbeok": False, "gukjin": "ask"}
+    assert preset("tournament").to_dict() == {"jabbeok": False, "gukjin": "before_score"}
     assert preset("missions").missions is True
     with pytest.raises(RuleConfigError):
         preset("no-such-preset")

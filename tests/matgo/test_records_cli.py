@@ -243,7 +243,7 @@ def test_record_keeps_rules_and_carry() -> None:
     while not g.over:
         g.step(g.default_action())
     rec = export_record(g)
-    assert rec["rules"] == {"jabbeok": False, "gukjin": "ask"} and rec["carry"] == 2
+    assert rec["rules"] == {"jabbeok": False, "gukjin": "before_score"} and rec["carry"] == 2
     again = replay(json.loads(json.dumps(rec)))
     assert again.rules == g.rules and again.carry == 2 and again.points == g.points
 

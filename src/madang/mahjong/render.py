@@ -6,7 +6,9 @@ Tiles are shown with Korean labels: ``3만`` (만수), ``5통`` (통수), the wi
 >>> tile_label("3m"), tile_label("9p"), tile_label("1z"), tile_label("7z"), tile_label("2f")
 ('3만', '9통', '동', '중', '꽃하')
 >>> narrate({"type": "pon", "seat": 2, "tile": "5z", "from": 1}, names=("나", "A", "B", "C"))
-'B: 뽕! 백 (A에게서)'
+'B 뽕! 백 (A에게서)'
+>>> caption({"type": "win", "seat": 0, "by": "ron", "tile": "5z"}, names=("나", "A", "B", "C"))
+'쏘아! — 나'
 >>> sort_tiles(["1z", "3p", "2m", "9m"])
 ['2m', '9m', '3p', '1z']
 """
@@ -16,10 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from madang.i18n import t
 from madang.mahjong.tiles import parse_tile
 
 __all__ = [
     "WIND_LABELS",
+    "caption",
     "hand_markup",
     "index_of_key",
     "key_of",
@@ -139,63 +143,112 @@ def table_lines(
 
 
 def narrate(event: dict[str, Any], names: Sequence[str] = ("P0", "P1", "P2", "P3")) -> str | None:
-    """One line of commentary for an event dict (``None`` for events not worth a line)."""
-    t = event["type"]
+    """One line for an event dict, from the catalogue (``None`` for events not worth a
+    line)."""
+    ty = event["type"]
     seat = event.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
     tile = tile_label(event["tile"]) if isinstance(event.get("tile"), str) else ""
-    if t == "discard":
-        text = f"{who}: {tile} 버림"
-        if event.get("declare") == "eopeo":
-            text += " — 엎어!" + (" (부지부)" if event.get("double") else "")
-        elif event.get("declare") == "bulleo":
-            waits = " ".join(tile_label(w) for w in event.get("waits", []))
-            text += f" — 불러! 대기 {waits}" + (" (부지부)" if event.get("double") else "")
-        return text
-    if t == "draw":
-        return f"{who}: {tile} 가져옴" if tile else None
-    if t == "flower":
-        return f"{who}: 꽃 {tile}"
-    if t in ("pon", "kan"):
-        frm = event.get("from")
-        src = names[frm] if isinstance(frm, int) and 0 <= frm < len(names) else "?"
-        return f"{who}: {'뽕' if t == 'pon' else '깡'}! {tile} ({src}에게서)"
-    if t == "ankan":
-        return f"{who}: 암깡! {tile}"
-    if t == "kakan":
-        return f"{who}: 가깡! {tile}"
-    if t == "win":
-        how = "올라" if event["by"] == "tsumo" else "쏘아"
-        return f"{who}: {how}! {tile} — {event['points']}점"
-    if t == "nagari":
-        return f"나가리! (판돈 {event['pot']})"
-    if t == "payment":
-        payer, payee = names[event["from"]], names[event["to"]]
-        return f"{payer} → {payee}: {event['points']}점"
+
+    def name_of(s: Any) -> str:
+        return names[s] if isinstance(s, int) and 0 <= s < len(names) else "?"
+
+    if ty == "discard":
+        declare = event.get("declare")
+        waits = " ".join(tile_label(w) for w in event.get("waits", []))
+        key = f"mahjong.ev.discard_{declare}" if declare else "mahjong.ev.discard"
+        text = t(key, who=who, tile=tile, waits=waits)
+        return text + (t("mahjong.double") if event.get("double") else "")
+    if ty == "draw":
+        return t("mahjong.ev.draw_tile", who=who, tile=tile) if tile else None
+    if ty == "flower":
+        return t("mahjong.ev.flower", who=who, tile=tile)
+    if ty in ("pon", "kan"):
+        return t(f"mahjong.ev.{ty}", who=who, tile=tile, **{"from": name_of(event.get("from"))})
+    if ty in ("ankan", "kakan"):
+        return t(f"mahjong.ev.{ty}", who=who, tile=tile)
+    if ty == "win":
+        if event["by"] == "tsumo":
+            return t("mahjong.ev.win_tsumo", who=who, tile=tile, points=event["points"])
+        return t(
+            "mahjong.ev.win_ron",
+            who=who,
+            tile=tile,
+            points=event["points"],
+            **{"from": name_of(event.get("from"))},
+        )
+    if ty == "nagari":
+        return t("mahjong.ev.nagari", pot=event["pot"])
+    if ty == "payment":
+        return t(
+            "mahjong.ev.payment",
+            points=event["points"],
+            reason=t(f"pay.{event['reason']}"),
+            **{"from": names[event["from"]], "to": names[event["to"]]},
+        )
+    return None
+
+
+def caption(event: dict[str, Any], names: Sequence[str] = ("P0", "P1", "P2", "P3")) -> str | None:
+    """The big caption an event deserves (뽕!, 깡!, 쏘아!, 올라!, 엎어!, 불러!, 나가리)."""
+    ty = event["type"]
+    seat = event.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+    if ty in ("pon", "kan", "ankan", "kakan"):
+        return f"{t(f'mahjong.cap.{ty}')} — {who}"
+    if ty == "win":
+        return f"{t('mahjong.cap.tsumo' if event['by'] == 'tsumo' else 'mahjong.cap.ron')} — {who}"
+    if ty == "discard" and event.get("declare"):
+        return f"{t('mahjong.cap.' + event['declare'])} — {who}"
+    if ty == "nagari":
+        return t("mahjong.cap.nagari")
     return None
 
 
 def settlement_lines(
     result: dict[str, Any] | None, names: Sequence[str] = ("P0", "P1", "P2", "P3")
 ) -> list[str]:
-    """The score sheet of a finished hand (a view's ``result``), itemised."""
+    """The score sheet of a finished hand (a view's ``result``): every row that makes the
+    total (판 × 판당 점수, 기본 점수, 나가리 적립), who pays what, the winning hand; at
+    나가리 every hand."""
     if result is None:
         return ["(아직 끝나지 않았습니다)"]
-    if result["nagari"]:
-        return [f"나가리 — 판돈 {result['next_pot']}점이 다음 판으로"]
     lines: list[str] = []
+    if result["nagari"]:
+        lines.append(t("mahjong.sheet.nagari", pot=result["next_pot"]))
+        for h in result.get("hands", []):
+            melds = f"  울기: {melds_markup(h['melds'])}" if h["melds"] else ""
+            lines.append(f"   {names[h['seat']]}: {tiles_markup(sort_tiles(h['hand']))}{melds}")
     for w in result["winners"]:
-        how = "올라" if w["by"] == "tsumo" else f"쏘아 ({names[w['from']]}의 버림패)"
-        lines.append(f"[b]{names[w['seat']]} 승리[/] — {how}, 화료패 {tile_markup(w['tile'])}")
-        lines.append(f"   손패: {tiles_markup(sort_tiles(w['hand']))}")
+        how = (
+            t("mahjong.sheet.win_tsumo", name=names[w["seat"]])
+            if w["by"] == "tsumo"
+            else t("mahjong.sheet.win_ron", name=names[w["seat"]], **{"from": names[w["from"]]})
+        )
+        lines.append(f"[b]{how}[/], {t('mahjong.sheet.win_tile')} {tile_markup(w['tile'])}")
+        lines.append(f"   {t('mahjong.sheet.hand')}: {tiles_markup(sort_tiles(w['hand']))}")
         if w["melds"]:
             lines.append(f"   울기: {melds_markup(w['melds'])}")
         for item in w["items"]:
-            lines.append(f"   {item['name_ko']}: {item['pan']}판")
+            lines.append(f"   {t('mahjong.pattern.' + item['name'])}: {item['pan']}판")
         lines.append(
-            f"   기본판 {w['base_pan']}  부가판 {w['extra_pan']}  기본점수 {w['base_points']}"
+            f"   {t('mahjong.sheet.total_pan', base=w['base_pan'], extra=w['extra_pan'])}: "
+            f"{w['total_pan']}판"
         )
-        lines.append(f"   [b]합계 {w['points']}점[/]")
+        if w["pan_value"] != 1:
+            lines.append(f"   {t('mahjong.sheet.pan_value', n=w['pan_value'])}")
+        lines.append(f"   {t('mahjong.sheet.pan_points')}: {w['pan_points']}")
+        if w["base_points"]:
+            lines.append(f"   {t('mahjong.sheet.base_points')}: +{w['base_points']}")
+        if w["pot"]:
+            lines.append(f"   {t('mahjong.sheet.pot')}: +{w['pot']}")
+        lines.append(f"   [b]{t('mahjong.sheet.points')} {w['points']}점[/]")
+        if w["by"] == "ron":
+            pays = t("mahjong.sheet.ron_pays", n=w["ron_pays"], **{"from": names[w["from"]]})
+            lines.append(f"   [b]{pays}: {w['points'] * w['ron_pays']}점[/]")
+        else:
+            lines.append(f"   {t('mahjong.sheet.tsumo_pays')}: {w['points']}점씩")
     for pay in result["payments"]:
-        lines.append(f"   {names[pay['from']]} → {names[pay['to']]}: {pay['points']}점")
+        reason = t(f"pay.{pay['reason']}")
+        lines.append(f"   {names[pay['from']]} → {names[pay['to']]}: {pay['points']}점 ({reason})")
     return lines

@@ -21,7 +21,7 @@ from madang.mahjong.hand import waits
 from madang.mahjong.state import PHASE_DISCARD, HandState, WinInfo
 from madang.mahjong.tiles import NUM_KINDS, tile_name
 
-__all__ = ["view"]
+__all__ = ["declare_pan", "discard_help", "view"]
 
 _DECLARED = (None, "eopeo", "bulleo")
 
@@ -113,6 +113,64 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
             "next_pot": res.next_pot,
             "dealer_keeps": res.dealer_keeps,
         }
+        if res.nagari:  # 나가리: every hand is shown, as on an online table
+            out["result"]["hands"] = [
+                {"seat": s, "hand": _hand_names(state.hands[s]),
+                 "melds": [m.to_dict() for m in state.melds[s]]}
+                for s in range(4)
+            ]  # fmt: skip
+    return out
+
+
+def declare_pan(first_discard: bool) -> dict[str, int]:
+    """The 부가판 that 엎어 and 불러 add when declared now (부지부 in the first turn),
+    from the pattern table."""
+    from madang.mahjong.patterns import by_name
+
+    if first_discard:
+        return {"eopeo": by_name("bujibu_eopeo").pan, "bulleo": by_name("bujibu_bulleo").pan}
+    return {"eopeo": by_name("eopeo").pan, "bulleo": by_name("bulleo").pan}
+
+
+def discard_help(state: HandState, seat: int) -> list[dict[str, Any]] | None:
+    """On ``seat``'s own turn: every discard that leaves the hand ready, with its waits
+    (and which of them are 진팅: in the seat's own discards) and whether 엎어 / 불러 may
+    go with it (their 부가판); ``None`` when it is not ``seat``'s turn to discard.
+
+    Derived from the engine's own legality (``legal_actions``) and wait finder: the
+    client only shows it.
+    """
+    from madang.mahjong.engine import legal_actions
+
+    if state.phase != PHASE_DISCARD or state.turn != seat or seat not in state.pending:
+        return None
+    legal = legal_actions(state, seat)
+    declarable = {(a.tile, a.declare) for a in legal if a.verb == "discard" and a.declare}
+    pans = declare_pan(state.discards_made[seat] == 0)
+    counts = state.hands[seat]
+    melds = len(state.melds[seat])
+    discarded = state.discarded[seat]
+    out: list[dict[str, Any]] = []
+    for a in legal:
+        if a.verb != "discard" or a.declare:
+            continue
+        k = a.tile
+        counts[k] -= 1
+        try:
+            ws = waits(counts, melds, state.rules.quad_as_two_pairs)
+        finally:
+            counts[k] += 1
+        if not ws:
+            continue
+        out.append(
+            {
+                "tile": tile_name(k),
+                "waits": _names(ws),
+                "jinting": _names(w for w in ws if discarded >> w & 1 or w == k),
+                "eopeo": pans["eopeo"] if (k, "eopeo") in declarable else None,
+                "bulleo": pans["bulleo"] if (k, "bulleo") in declarable else None,
+            }
+        )
     return out
 
 
@@ -143,7 +201,14 @@ def _winner(w: WinInfo) -> dict[str, Any]:
         "base_pan": sheet.base_pan,
         "extra_pan": sheet.extra_pan,
         "base_points": sheet.base_points,
+        "total_pan": sheet.total_pan,
+        "pan_value": sheet.pan_value,
+        "pan_points": sheet.total_pan * sheet.pan_value,
+        "pot": sheet.pot,
         "points": sheet.points,
+        "ron_pays": sheet.ron_pays if w.by == "ron" else 1,
+        "sets": list(sheet.sets),
+        "wait": sheet.wait,
         "items": [
             {"name": i.name, "name_ko": i.name_ko, "pan": i.pan}
             for i in (*sheet.base_items, *sheet.extra_items)

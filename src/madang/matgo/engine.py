@@ -148,6 +148,8 @@ class MatgoState:
         if m & GUKJIN_BIT:
             mode = self.gukjin_mode
             if mode == _GJ_FREE:
+                if self.rules.gukjin is Gukjin.BEFORE_SCORE:
+                    return jokbo_points(m, False)  # 열끗 until asked
                 return best_jokbo_points(m)
             return jokbo_points(m, mode == _GJ_PI)
         return jokbo_points(m)
@@ -560,8 +562,21 @@ class MatgoState:
         self.events.append(("steal", p, v, low.bit_length() - 1, reason))
 
     def _score_check(self, p: int) -> None:
-        s = self.score(p)
         go = self.go_count[p]
+        m = self.captured[p]
+        if (
+            m & GUKJIN_BIT
+            and self.gukjin_mode == _GJ_FREE
+            and self.rules.gukjin is Gukjin.BEFORE_SCORE
+        ):
+            # 국진 is asked just before it would matter for a score (seed 002)
+            animal, pi = jokbo_points(m, False), jokbo_points(m, True)
+            best = max(animal, pi)
+            if animal != pi and ((best >= 7 and go == 0) or (go and best > self.go_score[p])):
+                self.current = p
+                self.phase = Phase.GUKJIN
+                return
+        s = self.score(p)
         if (s >= 7 and go == 0) or (go and s > self.go_score[p]):
             if self.t_last:
                 self.events.append(("stop", p, s))
@@ -587,7 +602,8 @@ class MatgoState:
         self.payments.append((frm, to, points, reason))
         self.events.append(("payment", frm, to, points, reason))
 
-    def _win(self, p: int, reason: str) -> None:
+    def settle_now(self, p: int) -> ScoreSheet:
+        """The score sheet ``p`` would be paid if ``p`` stopped now (what 스톱 pays)."""
         o = 1 - p
         mode = self.gukjin_mode
         gmode = (
@@ -595,7 +611,7 @@ class MatgoState:
             if mode == _GJ_FREE
             else (GukjinMode.PI if mode == _GJ_PI else GukjinMode.ANIMAL)
         )
-        sheet = settle(
+        return settle(
             self.captured[p],
             self.captured[o],
             go=self.go_count[p],
@@ -607,6 +623,22 @@ class MatgoState:
             loser_gukjin=gmode,
             mission=self.mission,
         )
+
+    def gukjin_as_pi(self, seat: int) -> bool:
+        """Whether a 국진 held by ``seat`` counts as 쌍피 in its score now."""
+        m = self.captured[seat]
+        if not m & GUKJIN_BIT:
+            return False
+        mode = self.gukjin_mode
+        if mode == _GJ_FREE:
+            if self.rules.gukjin is Gukjin.BEFORE_SCORE:
+                return False
+            return jokbo_points(m, True) > jokbo_points(m, False)
+        return mode == _GJ_PI
+
+    def _win(self, p: int, reason: str) -> None:
+        o = 1 - p
+        sheet = self.settle_now(p)
         self.sheet = sheet
         self._pay(o, p, sheet.points, "win")
         self._end(p, sheet.points, reason)

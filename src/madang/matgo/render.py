@@ -3,7 +3,11 @@
 >>> card_label("08g"), card_label("02r"), card_label("11d"), card_label("b3")
 ('8광', '2홍', '11쌍', '+3피')
 >>> narrate({"type": "ppeok", "seat": 1, "month": 5, "count": 1}, names=("나", "상대"))
-'상대: 뻑! (5월, 1번째)'
+'상대 뻑! (5월, 1번째)'
+>>> caption({"type": "go", "seat": 0, "count": 2, "score": 9}, names=("나", "상대"))
+'2고! — 나'
+
+Every word comes from the message catalogue (:mod:`madang.i18n`), as in the browser.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from madang.i18n import t
 from madang.matgo.cards import (
     ANIMAL_MASK,
     CHEONGDAN_MASK,
@@ -29,29 +34,28 @@ _MONTH_COLOUR = {
     12: "cyan",
 }  # fmt: skip
 
-_KIND = {"g": "광", "a": "열", "d": "쌍", "p": "피"}
 _RIBBON = {
-    "01r": "홍", "02r": "홍", "03r": "홍", "06r": "청", "09r": "청", "10r": "청",
-    "04r": "초", "05r": "초", "07r": "초", "12r": "띠",
+    "01r": "hong", "02r": "hong", "03r": "hong", "06r": "cheong", "09r": "cheong",
+    "10r": "cheong", "04r": "cho", "05r": "cho", "07r": "cho", "12r": "r",
 }  # fmt: skip
 
 WARNING_LABELS = {
-    "pibak": "피박",
-    "gwangbak": "광박",
-    "meongtta": "멍따",
-    "meongbak": "멍박",
-    "gobak": "고박",
+    k: t(f"matgo.warn.{k}") for k in ("pibak", "gwangbak", "meongtta", "meongbak", "gobak")
 }
 
 
 def card_label(code: str) -> str:
     """A short Korean label: month and kind (``8광``, ``2홍``, ``11쌍``, ``+3피``)."""
     if code.startswith("b"):
-        return "+3피" if code == "b3" else "+2피"
+        return t("matgo.short.b3" if code == "b3" else "matgo.short.b2")
     month = int(code[:2])
-    if code in _RIBBON:
-        return f"{month}{_RIBBON[code]}"
-    return f"{month}{_KIND[code[2]]}"
+    kind = _RIBBON.get(code, code[2])
+    return f"{month}{t(f'matgo.short.{kind}')}"
+
+
+def cards_label(codes: Sequence[str]) -> str:
+    """Several short labels."""
+    return " ".join(card_label(c) for c in codes)
 
 
 def card_markup(code: str) -> str:
@@ -59,7 +63,7 @@ def card_markup(code: str) -> str:
     if code.startswith("b"):
         return f"[bold white on red]{card_label(code)}[/]"
     colour = _MONTH_COLOUR[int(code[:2])]
-    style = f"bold {colour}" if code[2] in "ga" or code in _RIBBON else colour
+    style = f"bold {colour}" if code[2] in "gar" else colour
     return f"[{style}]{card_label(code)}[/]"
 
 
@@ -94,14 +98,84 @@ def dan_progress(codes: Sequence[str]) -> str:
     return " ".join(parts)
 
 
+def _pile_lines(v: dict[str, Any], p: int, last: set[str]) -> list[str]:
+    """The four piles of seat ``p``, 국진 where it counts for its holder (D7)."""
+    codes = v["captured"][p]
+    as_pi = (v.get("gukjin_as") or [None, None])[p] == "pi"
+    piles = pile_by_kind(codes)
+    if as_pi and "09a" in piles["열끗"]:
+        piles["열끗"].remove("09a")
+        piles["피"].append("09a")
+    out = []
+    for kind, cards in piles.items():
+        shown = " ".join(
+            f"[underline]{card_markup(c)}[/]◀" if c in last else card_markup(c) for c in cards
+        )
+        extra = ""
+        if kind == "피":
+            from madang.matgo.scoring import pi_count
+
+            extra = f" (피 {pi_count(mask_of(parse_cards(list(cards))), as_pi)})"
+        out.append(f"   {kind} {len(cards)}{extra}: {shown or '-'}")
+    return out
+
+
+def score_line(v: dict[str, Any], p: int) -> str:
+    """Points per category, 족보 progress, the multipliers in force and how 국진 counts."""
+    parts = [f"{t('matgo.jokbo.' + i['name'])} {i['points']}" for i in v["score_items"][p]]
+    prog = v["progress"][p]
+    parts += [
+        t(f"matgo.prog.{k}", n=prog[k])
+        for k in ("godori", "hongdan", "cheongdan", "chodan")
+        if prog[k]
+    ]
+    for m in v["in_force"][p]:
+        parts.append(f"[bold]{multiplier_name(m)} x{m['factor']}[/]")
+    ga = v["gukjin_as"][p]
+    if ga:
+        parts.append(t("matgo.gukjin_pi" if ga == "pi" else "matgo.gukjin_animal"))
+    return "   " + " · ".join(parts) if parts else ""
+
+
+def multiplier_name(m: dict[str, Any]) -> str:
+    """The name of a multiplier (of a sheet, or of the view's ``in_force``)."""
+    name = m["name"]
+    if name == "go":
+        return t("matgo.mult.go", n=m.get("count", int(m["factor"]).bit_length() + 1))
+    if name.startswith("mission_"):
+        return t("matgo.mult.mission", name=t(f"matgo.mission.{name[8:]}"))
+    return t(f"matgo.mult.{name}")
+
+
+def mission_line(v: dict[str, Any], names: tuple[str, str]) -> str | None:
+    """미션: its cards, multiplier and how many of them each seat holds."""
+    info = v.get("mission_info")
+    if not info:
+        return None
+    head = t(
+        "matgo.mission_line", name=t(f"matgo.mission.{info['name']}"), factor=info["multiplier"]
+    )
+    held = [
+        t("matgo.mission_done", name=names[i])
+        if info["done"][s]
+        else t("matgo.mission_held", name=names[i], k=len(info["held"][s]), n=len(info["cards"]))
+        for i, s in enumerate(_seats(v))
+    ]
+    return f"   [bold yellow]{head}[/]: {cards_markup(info['cards'])}  ({', '.join(held)})"
+
+
+def _seats(v: dict[str, Any]) -> tuple[int, int]:
+    me = v["seat"] if v["seat"] is not None else 0
+    return me, 1 - me
+
+
 def table_lines(v: dict[str, Any], names: tuple[str, str] = ("나", "상대")) -> list[str]:
     """The table as Rich-markup lines, seen from ``v["seat"]`` (0 if a spectator)."""
-    me = v["seat"] if v["seat"] is not None else 0
-    opp = 1 - me
+    me, opp = _seats(v)
     lines = []
+    last = {c for c in v.get("last_played", []) if c}
 
     def player_block(p: int, label: str) -> None:
-        piles = pile_by_kind(v["captured"][p])
         head = (
             f"[b]{label}[/] 점수 {v['scores'][p]}  고 {v['go'][p]}  흔들기 {v['shakes'][p]}"
             f"  뻑 {v['ppeok'][p]}  폭탄패 {v['tokens'][p]}  손패 {v['hand_counts'][p]}장"
@@ -109,12 +183,10 @@ def table_lines(v: dict[str, Any], names: tuple[str, str] = ("나", "상대")) -
         if p == v["dealer"]:
             head += "  [yellow](선)[/]"
         lines.append(head)
-        for kind, cards in piles.items():
-            extra = f" (피 {pi_total(cards)})" if kind == "피" else ""
-            lines.append(f"   {kind} {len(cards)}{extra}: {cards_markup(cards)}")
-        dan = dan_progress(v["captured"][p])
-        if dan:
-            lines.append(f"   {dan}")
+        detail = score_line(v, p)
+        if detail:
+            lines.append(detail)
+        lines.extend(_pile_lines(v, p, last))
         warn = [WARNING_LABELS[w] for w in v["warnings"][p]]
         if warn:
             lines.append(f"   [bold red]위험: {' '.join(warn)}[/]")
@@ -125,18 +197,22 @@ def table_lines(v: dict[str, Any], names: tuple[str, str] = ("나", "상대")) -
     lines.append("")
     floor = []
     for group in v["floor"]:
-        s = cards_markup(group["cards"] + group["bonus"])
+        s = " ".join(
+            f"[underline]{card_markup(c)}[/]◀" if c in last else card_markup(c)
+            for c in group["cards"] + group["bonus"]
+        )
         if group["ppeok"] is not None:
             s = f"[reverse]{s}[/](뻑)"
         floor.append(f"{group['month']}월: {s}")
-    lines.append(f"[b]바닥[/]  더미 {v['pile']}장")
+    lines.append(f"[b]바닥[/]  더미 {v['pile']}장   (◀ {t('matgo.last')})")
     lines.append("   " + ("   ".join(floor) or "(비어 있음)"))
     if v["turn"]["flipped"]:
         lines.append(f"   뒤집은 패: {card_markup(v['turn']['flipped'])}")
-    if v["mission"]:
-        lines.append(f"   미션: {v['mission']}")
+    ml = mission_line(v, (names[0], names[1]))
+    if ml:
+        lines.append(ml)
     if v["carry"] > 1:
-        lines.append(f"   [yellow]나가리 x{v['carry']}[/]")
+        lines.append(f"   [yellow]{t('matgo.carry', n=v['carry'])}[/]")
     lines.append("")
     player_block(me, names[0])
     if "hand" in v:
@@ -145,35 +221,65 @@ def table_lines(v: dict[str, Any], names: tuple[str, str] = ("나", "상대")) -
 
 
 def narrate(event: dict[str, Any], names: tuple[str, str] = ("P0", "P1")) -> str | None:
-    """One line of commentary for an event dict (``None`` for events not worth a line)."""
-    t = event["type"]
-    who = names[event["seat"]] if "seat" in event and event["seat"] in (0, 1) else ""
+    """One line for an event dict, from the catalogue (``None`` for events not worth a
+    line: the deal, and the capture that the play and flip lines already tell)."""
+    ty = event["type"]
+    seat = event.get("seat")
+    who = names[seat] if seat in (0, 1) else ""
     card = card_label(event["card"]) if "card" in event else ""
-    texts = {
-        "play": f"{who}: {card} 냄",
-        "bonus_play": f"{who}: 보너스 {card} 사용",
-        "draw": f"{who}: 한 장 받음" + (f" ({card})" if card else ""),
-        "flip": f"{who}: 뒤집기 {card}",
-        "pick": f"{who}: {card} 선택",
-        "shake": f"{who}: 흔들기! ({event.get('month')}월)",
-        "bomb": f"{who}: 폭탄! ({event.get('month')}월)",
-        "token_flip": f"{who}: 폭탄패로 뒤집기만",
-        "ppeok": f"{who}: 뻑! ({event.get('month')}월, {event.get('count')}번째)",
-        "jjok": f"{who}: 쪽!",
-        "ttadak": f"{who}: 따닥!",
-        "sseul": f"{who}: 싹쓸이!",
-        "take_stack": f"{who}: {event.get('month')}월 더미를 가져감",
-        "steal": f"{who}: 피 한 장 뺏음 ({card})",
-        "go": f"{who}: {event.get('count')}고! ({event.get('score')}점)",
-        "stop": f"{who}: 스톱! ({event.get('score')}점)",
-        "chongtong": f"{who}: 총통!",
-        "gukjin_fixed": f"{who}: 국진을 {'쌍피' if event.get('as') == 'pi' else '열끗'}로",
-    }
-    if t == "payment":
-        payer, payee = names[event["from"]], names[event["to"]]
-        return f"{payer} → {payee}: {event['points']}점 ({event['reason']})"
-    if t == "end":
+    if ty in ("deal", "capture"):
+        return None
+    if ty == "draw":
+        return t("matgo.ev.draw_card", who=who, card=card) if card else t("matgo.ev.draw", who=who)
+    if ty == "payment":
+        return t(
+            "matgo.ev.payment",
+            **{"from": names[event["from"]], "to": names[event["to"]]},
+            points=event["points"],
+            reason=t(f"pay.{event['reason']}"),
+        )
+    if ty == "end":
+        reason = t(f"matgo.end.{event['reason']}")
         if event["winner"] is None:
-            return "나가리!" if event["reason"] == "nagari" else f"게임 끝 ({event['reason']})"
-        return f"{names[event['winner']]} 승리! {event['points']}점"
-    return texts.get(t)
+            return t("matgo.ev.end_none", reason=reason)
+        return t(
+            "matgo.ev.end", winner=names[event["winner"]], points=event["points"], reason=reason
+        )
+    params: dict[str, Any] = {"who": who, "card": card}
+    for k in ("month", "count", "score"):
+        if k in event:
+            params[k] = event[k]
+    if ty in ("steal", "steal_none"):
+        params["victim"] = names[event["victim"]]
+        params["reason"] = t(f"matgo.steal.{event['reason']}")
+    elif ty == "redeal":
+        params["reason"] = t(f"matgo.redeal.{event['reason']}")
+    elif ty == "chongtong":
+        params["months"] = ", ".join(t("matgo.month_n", month=m) for m in event["months"])
+    elif ty == "gukjin_fixed":
+        params["as"] = t(f"matgo.as.{event['as']}")
+    elif ty == "token_flip":
+        params["n"] = event["tokens_left"]
+    elif ty == "floor_bonus":
+        params["who"] = names[event["seat"]]
+    return t(f"matgo.ev.{ty}", **params)
+
+
+_CAPTIONS = frozenset(
+    ("ppeok", "jjok", "ttadak", "sseul", "shake", "bomb", "chongtong", "stop", "take_stack")
+)
+
+
+def caption(event: dict[str, Any], names: tuple[str, str] = ("P0", "P1")) -> str | None:
+    """The big caption an event deserves (뻑!, 쪽!, 따닥!, 싹쓸이!, 흔들기!, 폭탄!, 총통!,
+    N고!, 스톱!), with who made it; ``None`` for the others."""
+    ty = event["type"]
+    seat = event.get("seat")
+    who = names[seat] if seat in (0, 1) else ""
+    if ty == "go":
+        return f"{t('matgo.cap.go', n=event['count'])} — {who}"
+    if ty in _CAPTIONS:
+        return f"{t(f'matgo.cap.{ty}')} — {who}"
+    if ty == "end" and event["reason"] == "nagari":
+        return t("matgo.cap.nagari")
+    return None

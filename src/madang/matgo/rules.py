@@ -60,6 +60,10 @@ class Gukjin(Enum):
 
     AUTO = "auto"  #: whichever is best for its owner, at every check
     ASK = "ask"  #: its owner answers 열끗 or 쌍피 once, right after capturing it
+    #: it counts as 열끗 until the score check where the two counts differ and one of them
+    #: makes its owner's score (7, or more than at the last 고); the owner is asked then,
+    #: as online games do (seed 002: 점수나기 직전 쌍피로 바꿀지 물어본다)
+    BEFORE_SCORE = "before_score"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +190,7 @@ PRESETS: dict[str, MatgoRules] = {
     "classic": MatgoRules(bonus_cards=BonusCards.NONE),
     "bonus3": MatgoRules(bonus_cards=BonusCards.THREE_TWOS),
     "strict": MatgoRules(pibak_zero_pi=True, meong=Meong.MEONGBAK, chongtong=Chongtong.INSTANT),
-    "tournament": MatgoRules(gukjin=Gukjin.ASK, jabbeok=False),
+    "tournament": MatgoRules(gukjin=Gukjin.BEFORE_SCORE, jabbeok=False),
     "missions": MatgoRules(missions=True),
 }
 

@@ -19,9 +19,22 @@ from __future__ import annotations
 from typing import Any
 
 from madang.matgo.actions import action_str
-from madang.matgo.cards import CODES, MONTH_MASK, codes_of
-from madang.matgo.engine import PLAYED_CARD_MODES, MatgoState
-from madang.matgo.scoring import bak_risks
+from madang.matgo.cards import (
+    ANIMAL_MASK,
+    CHEONGDAN_MASK,
+    CHODAN_MASK,
+    CODES,
+    GODORI_MASK,
+    GUKJIN_BIT,
+    GWANG_MASK,
+    HONGDAN_MASK,
+    MONTH_MASK,
+    RIBBON_MASK,
+    codes_of,
+    pi_value,
+)
+from madang.matgo.engine import PLAYED_CARD_MODES, MatgoState, Phase
+from madang.matgo.scoring import bak_risks, jokbo_items
 
 _GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
 
@@ -66,6 +79,19 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
         "carry": state.carry,
         "mission": state.mission.name if state.mission else None,
         "gukjin": _GUKJIN[state.gukjin_mode],
+        "gukjin_as": [_gukjin_as(state, p) for p in (0, 1)],
+        "score_items": [
+            [
+                {"name": i.name, "points": i.points}
+                for i in jokbo_items(state.captured[p], state.gukjin_as_pi(p))
+            ]
+            for p in (0, 1)
+        ],
+        "progress": [_progress(state, p) for p in (0, 1)],
+        "in_force": [_in_force(state, p) for p in (0, 1)],
+        "mission_info": _mission_info(state),
+        "last_played": _last_played(state),
+        "stop_now": _stop_now(state),
         "turn": {
             "captured": codes_of(state.t_cap | state.t_bonus),
             "flipped": CODES[state.t_flip] if state.t_flip >= 0 else None,
@@ -98,3 +124,80 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
     if state.sheet is not None:
         out["sheet"] = state.sheet.to_dict()
     return out
+
+
+def _gukjin_as(state: MatgoState, p: int) -> str | None:
+    """How a 국진 in ``p``'s pile counts in ``p``'s score now (None: not held)."""
+    if not state.captured[p] & GUKJIN_BIT:
+        return None
+    return "pi" if state.gukjin_as_pi(p) else "animal"
+
+
+def _progress(state: MatgoState, p: int) -> dict[str, int]:
+    """족보 progress of ``p``'s pile: cards of each kind (국진 where it counts) and of
+    each set (고도리, 홍단, 청단, 초단: out of 3)."""
+    m = state.captured[p]
+    as_pi = state.gukjin_as_pi(p)
+    return {
+        "gwang": (m & GWANG_MASK).bit_count(),
+        "yeol": (m & ANIMAL_MASK).bit_count() - (1 if as_pi else 0),
+        "tti": (m & RIBBON_MASK).bit_count(),
+        "pi": pi_value(m, as_pi),
+        "godori": (m & GODORI_MASK).bit_count(),
+        "hongdan": (m & HONGDAN_MASK).bit_count(),
+        "cheongdan": (m & CHEONGDAN_MASK).bit_count(),
+        "chodan": (m & CHODAN_MASK).bit_count(),
+    }
+
+
+def _in_force(state: MatgoState, p: int) -> list[dict[str, Any]]:
+    """The multipliers that ``p``'s score would get now whatever the piles: 3고 and up,
+    흔들기·폭탄, a completed mission and the 나가리 carry (the 박 are ``warnings``)."""
+    out: list[dict[str, Any]] = []
+    go = state.go_count[p]
+    if go >= 3:
+        out.append({"name": "go", "count": go, "factor": 1 << (go - 2)})
+    if state.shakes[p]:
+        out.append({"name": "heundeulgi", "count": state.shakes[p], "factor": 1 << state.shakes[p]})
+    mission = state.mission
+    if mission is not None and state.captured[p] & mission.cards == mission.cards:
+        out.append({"name": f"mission_{mission.name}", "factor": mission.multiplier})
+    if state.carry > 1:
+        out.append({"name": "nagari_carry", "factor": state.carry})
+    return out
+
+
+def _mission_info(state: MatgoState) -> dict[str, Any] | None:
+    """미션: its cards, multiplier, and the cards of it each seat holds."""
+    mission = state.mission
+    if mission is None:
+        return None
+    held = [codes_of(state.captured[p] & mission.cards) for p in (0, 1)]
+    return {
+        "name": mission.name,
+        "cards": codes_of(mission.cards),
+        "multiplier": mission.multiplier,
+        "held": held,
+        "done": [len(h) == mission.cards.bit_count() for h in held],
+    }
+
+
+def _last_played(state: MatgoState) -> list[str | None]:
+    """The last card each seat played from its hand (a 폭탄's played card included)."""
+    out: list[str | None] = [None, None]
+    for e in reversed(state.events):
+        kind = e[0]
+        if kind in ("play", "bonus_play", "bomb") and out[e[1]] is None:
+            card = e[2] if kind != "bomb" else (e[3] & -e[3]).bit_length() - 1
+            out[e[1]] = CODES[card]
+            if out[0] is not None and out[1] is not None:
+                break
+    return out
+
+
+def _stop_now(state: MatgoState) -> dict[str, Any] | None:
+    """At the 고/스톱 question: what 스톱 pays now (the sheet it would settle)."""
+    if state.phase is not Phase.GO_STOP:
+        return None
+    sheet = state.settle_now(state.current)
+    return {"seat": state.current, "points": sheet.points, "sheet": sheet.to_dict()}

@@ -18,10 +18,13 @@ from typing import Any, cast
 from rich.console import Console
 
 from madang.bots.base import Bot, Budget, make_bot
+from madang.i18n import t
 from madang.mahjong.engine import MahjongMatch, default_action, legal_actions, step
 from madang.mahjong.events import Event, redact
 from madang.mahjong.hand import shanten, waits
 from madang.mahjong.render import (
+    WIND_LABELS,
+    caption,
     hand_markup,
     index_of_key,
     narrate,
@@ -34,7 +37,7 @@ from madang.mahjong.render import (
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.state import PHASE_DISCARD, Action, HandState
 from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
-from madang.mahjong.view import view
+from madang.mahjong.view import declare_pan, discard_help, view
 from madang.play.keys import ENTER, LEFT, RIGHT, KeyReader
 from madang.play.terminal import PROMPT, TerminalSession
 
@@ -96,8 +99,8 @@ class MahjongTerminal(TerminalSession):
         v = view(state, HUMAN)
         c = self.console
         c.clear()
-        scores = self.match.scores
-        c.rule(f"마작 — {len(self.match.hands)}번째 판  점수 {scores[HUMAN]:+d}")
+        c.rule(f"마작 — {self.round_text(state)}")
+        c.print(self.totals_line())
         for line in table_lines(v, NAMES):
             c.print(line)
         me = v["players"][HUMAN]
@@ -106,6 +109,20 @@ class MahjongTerminal(TerminalSession):
         if me["drawn"]:
             c.print(f"   가져온 패: {tile_markup(me['drawn'])}")
         self.print_waits(v, hand, cursor)
+        help_ = discard_help(state, HUMAN)
+        if help_:  # every discard that keeps the hand ready, and 엎어/불러 with their 판
+            parts = []
+            for x in help_:
+                decl = [
+                    t("mahjong.help_declare", name=t(f"mahjong.{d}"), pan=x[d])
+                    for d in ("eopeo", "bulleo")
+                    if x[d]
+                ]
+                waits_ = tiles_markup(x["waits"])
+                parts.append(
+                    f"{tile_markup(x['tile'])}→{waits_}" + (f" ({', '.join(decl)})" if decl else "")
+                )
+            c.print(f"   {t('mahjong.help_title')}: " + "  ".join(parts))
         c.rule("기록")
         for line in self.log[-6:]:
             c.print("  " + line)
@@ -137,6 +154,9 @@ class MahjongTerminal(TerminalSession):
             seen = redact(ev, HUMAN)
             if seen is None:
                 continue
+            big = caption(seen, NAMES)
+            if big:  # what just happened, large: 뽕!, 쏘아!, 불러! …
+                self.log.append(f"[bold reverse] {big} [/]")
             line = narrate(seen, NAMES)
             if line:
                 self.log.append(line)
@@ -192,9 +212,12 @@ class MahjongTerminal(TerminalSession):
         declares = [a for a in same if a.declare]
         if not declares:
             return plain
-        names = {"eopeo": "엎어", "bulleo": "불러"}
+        pans = declare_pan(state.discards_made[HUMAN] == 0)
         options = [plain, *declares]
-        labels = ["그냥 버리기"] + [f"버리고 {names[a.declare]}" for a in declares]
+        labels = ["그냥 버리기"] + [
+            t("mahjong.toggle", name=f"버리고 {t(f'mahjong.{a.declare}')}", pan=pans[a.declare])
+            for a in declares
+        ]
         return options[self.choose(state, f"{label}을(를) 버리면 텐파이:", labels)]
 
     def bot_act(self, state: HandState, seat: int) -> Action:
@@ -242,6 +265,20 @@ class MahjongTerminal(TerminalSession):
 
     def advance(self) -> bool:
         return self.match.next_hand() is not None
+
+    def round_text(self, state: HandState) -> str:
+        """동장 1국 · 연장 1 · 3번째 판: the hand counter."""
+        m = self.match
+        repeat = 0
+        for h in reversed(m.hands[:-1]):
+            if h.dealer != state.dealer or h.round_wind != state.round_wind:
+                break
+            repeat += 1
+        wind = WIND_LABELS[tile_name(state.round_wind)]
+        text = t("mahjong.round", wind=wind, k=m.passes % 4 + 1)
+        if repeat:
+            text += " · " + t("mahjong.repeat", n=repeat)
+        return text + " · " + t("mahjong.hand_no", n=len(m.hands))
 
     def totals_line(self) -> str:
         totals = zip(NAMES, self.match.scores, strict=True)

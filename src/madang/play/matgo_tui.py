@@ -13,12 +13,20 @@ from typing import Any
 from rich.console import Console
 
 from madang.bots.base import Budget, make_bot
+from madang.i18n import t
 from madang.matgo import actions as A
 from madang.matgo.cards import MONTH, parse_card
 from madang.matgo.engine import MatgoState, Phase
 from madang.matgo.events import redact
 from madang.matgo.match import MatgoMatch
-from madang.matgo.render import card_label, card_markup, narrate, table_lines
+from madang.matgo.render import (
+    caption,
+    card_label,
+    card_markup,
+    multiplier_name,
+    narrate,
+    table_lines,
+)
 from madang.matgo.rules import MatgoRules
 from madang.matgo.view import view
 from madang.play.keys import ENTER, LEFT, RIGHT, SPACE, KeyReader
@@ -70,7 +78,11 @@ class MatgoTerminal(TerminalSession):
 
     def narrate(self, events: list[Any]) -> None:
         for ev in events:
-            line = narrate(redact(ev, HUMAN), NAMES)
+            seen = redact(ev, HUMAN)
+            big = caption(seen, NAMES)
+            if big:  # what just happened, large: 뻑!, 쪽!, 3고! …
+                self.log.append(f"[bold reverse] {big} [/]")
+            line = narrate(seen, NAMES)
             if line:
                 self.log.append(line)
 
@@ -126,7 +138,15 @@ class MatgoTerminal(TerminalSession):
             pick = self.choose_two(state, "어느 패를 먹을까요?", card_label(a), card_label(b))
         elif phase is Phase.GO_STOP:
             score = state.score(HUMAN)
-            pick = self.choose_two(state, f"{score}점입니다.", "고", "스톱")
+            stop = view(state, HUMAN)["stop_now"]["points"]
+            go = state.go_count[HUMAN] + 1
+            nxt = (
+                t("matgo.go_next_x", n=go, factor=2 ** (go - 2))
+                if go >= 3
+                else t("matgo.go_next", n=go, bonus=1)
+            )
+            question = f"{score}점입니다. [b]{t('matgo.stop_now', n=stop)}[/] · {nxt}."
+            pick = self.choose_two(state, question, "고", "스톱")
         elif phase is Phase.GUKJIN:
             pick = self.choose_two(state, "국진을 어떻게 셀까요?", "열끗", "쌍피")
         else:
@@ -138,6 +158,8 @@ class MatgoTerminal(TerminalSession):
     def play_one(self) -> None:
         state = self.match.game
         self.log = []
+        if self.match.games_played == 0 and self.match.first_draws:
+            self.log.extend(self.first_dealer_lines())
         self.narrate(state.events)
         while not state.over:
             if state.current == HUMAN:
@@ -149,26 +171,51 @@ class MatgoTerminal(TerminalSession):
             self.narrate(state.step(action))
         self.settlement(state)
 
+    def first_dealer_lines(self) -> list[str]:
+        """선 결정 of the first game: the months each side drew (seeds 000, 003)."""
+        from madang.matgo.cards import MONTH
+        from madang.matgo.rules import FirstDealer
+
+        rule = self.match.rules.first_dealer is FirstDealer.NIGHT_LOW
+        out = [t("matgo.first_rule_low" if rule else "matgo.first_rule_high")]
+        draws = self.match.first_draws
+        for i, (a, b) in enumerate(draws):
+            key = "matgo.first_dealer" if i == len(draws) - 1 else "matgo.first_dealer_tie"
+            out.append(
+                t(
+                    key,
+                    a=NAMES[0],
+                    ca=t("matgo.month_n", month=MONTH[a]),
+                    b=NAMES[1],
+                    cb=t("matgo.month_n", month=MONTH[b]),
+                    dealer=NAMES[self.match.dealer],
+                )
+            )
+        return out
+
     def settlement(self, state: MatgoState) -> None:
         c = self.console
         c.clear()
         c.rule("정산")
+        reason = t(f"matgo.end.{state.end_reason}") if state.end_reason else ""
         if state.winner is None:
-            c.print("나가리 — 다음 판 점수 두 배" if state.end_reason == "nagari" else "재분배")
+            c.print(reason)
         else:
-            c.print(f"[b]{NAMES[state.winner]} 승리[/] ({state.end_reason})")
+            c.print(f"[b]{NAMES[state.winner]} 승리[/] ({reason})")
         sheet = state.sheet
         if sheet is not None:
             for item in sheet.items:
-                c.print(f"   {item.name_ko}: {item.points}점")
+                c.print(f"   {t(f'matgo.jokbo.{item.name}')}: {item.points}점")
+            c.print(f"   {t('matgo.sheet.jokbo')} {sheet.jokbo}점")
             if sheet.go:
-                c.print(f"   {sheet.go}고: +{sheet.go}점")
-            c.print(f"   기본 {sheet.base}점")
+                c.print(f"   {t('matgo.sheet.go', n=sheet.go)}: +{sheet.go}점")
+            c.print(f"   {t('matgo.sheet.base')} {sheet.base}점")
             for m in sheet.multipliers:
-                c.print(f"   {m.name_ko} x{m.factor}")
-            c.print(f"   [b]최종 {sheet.points}점[/]")
-        for frm, to, points, reason in state.payments:
-            c.print(f"   {NAMES[frm]} → {NAMES[to]}: {points}점 ({reason})")
+                name = multiplier_name({"name": m.name, "factor": m.factor})
+                c.print(f"   {name} x{m.factor}")
+            c.print(f"   [b]{t('matgo.sheet.total')} {sheet.points}점[/]")
+        for frm, to, points, why in state.payments:
+            c.print(f"   {NAMES[frm]} → {NAMES[to]}: {points}점 ({t(f'pay.{why}')})")
 
     def advance(self) -> bool:
         self.match.next_game()

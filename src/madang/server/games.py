@@ -223,9 +223,22 @@ class MatgoSession(Session):
         return [redact(e, seat) for e in events]
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        from madang.matgo.cards import MONTH
         from madang.matgo.view import view
 
-        return view(self.match.game, seat)
+        v = view(self.match.game, seat)
+        m = self.match
+        v["match"] = {
+            "game_no": self.game_no,
+            "balances": list(m.balances),
+            # 선 결정: the months drawn for the first 선 (each pair: seat 0's, seat 1's; a
+            # tie draws again). Months only: the drawn cards are not the deal's.
+            "first_draws": (
+                [[MONTH[a], MONTH[b]] for a, b in m.first_draws] if m.games_played == 0 else []
+            ),
+            "first_dealer_rule": m.rules.first_dealer.value,
+        }
+        return v
 
     def payments(self) -> list[tuple[int, int, int, str]]:
         return [(f, t, p, r) for f, t, p, r in self.match.game.payments]
@@ -367,9 +380,30 @@ class MahjongSession(Session):
         return redact_all(events, seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from madang.mahjong.view import view
+        from madang.mahjong.view import discard_help, view
 
-        return view(self.match.hand, seat)
+        st = self.match.hand
+        v = view(st, seat)
+        m = self.match
+        repeat = 0  # 연장: hands in a row that this dealer has dealt before this one
+        for h in reversed(m.hands[:-1]):
+            if h.dealer != st.dealer or h.round_wind != st.round_wind:
+                break
+            repeat += 1
+        scores = list(m.scores)
+        if st.result is not None:  # the finished hand's payments, not yet in the match
+            for frm, to, pts, _ in st.result.payments:
+                scores[frm] -= pts
+                scores[to] += pts
+        v["match"] = {
+            "scores": scores,
+            "hand_no": len(m.hands),
+            "kyoku": m.passes % 4 + 1,
+            "repeat": repeat,
+            "rounds": m.rules.rounds,
+        }
+        v["help"] = discard_help(st, seat) if seat is not None else None
+        return v
 
     def payments(self) -> list[tuple[int, int, int, str]]:
         res = self.match.hand.result

@@ -2,6 +2,7 @@
 // (/replay/ID), leaderboard, my ledger and history (/me), login (/login).
 import { getMe, api } from "./js/api.js";
 import { h, clear, go, toast } from "./js/util.js";
+import { t, loadCatalogue, setLang, currentLang, errorText, displayName, LANGS } from "./js/i18n.js";
 import { lobbyPage, loginPage, leaderboardPage, mePage } from "./js/lobby.js";
 import { tablePage } from "./js/table.js";
 import { replayPage } from "./js/replay.js";
@@ -11,22 +12,28 @@ let current = null; // { destroy() } of the page on screen
 
 function renderWho(me) {
   const who = clear(document.getElementById("who"));
+  const lang = h("select#lang", { "aria-label": t("app.lang"), onchange: async (e) => { await setLang(e.target.value); location.reload(); } },
+    LANGS.map((l) => h("option", { value: l, selected: l === currentLang() }, l === "ko" ? "한국어" : "English")));
   if (me && me.user) {
     const u = me.user;
-    who.append(
-      h("span.user", { "data-testid": "username" }, u.username, u.guest ? " (손님)" : ""),
-      h("span.balance", { "data-testid": "balance" }, `${me.balance ?? 0}점`),
+    who.append(...[
+      h("span.user", { "data-testid": "username" }, displayName(u.username), u.guest ? ` ${t("who.guest")}` : ""),
+      h("span.balance", { "data-testid": "balance" }, t("who.points", { n: me.balance ?? 0 })),
+      // A guest may register and keep its record (D17).
+      u.guest ? h("a#nav-register", { href: "/login", "data-nav": "" }, t("who.register")) : null,
       h("button.link", {
+        type: "button",
         onclick: async () => {
           await api.post("/api/logout").catch(() => {});
           await getMe(true);
           go("/login");
         },
-      }, "로그아웃"),
-    );
+      }, t("who.logout")),
+    ].filter(Boolean));
   } else {
-    who.append(h("a", { href: "/login", "data-nav": "" }, "로그인"));
+    who.append(h("a", { href: "/login", "data-nav": "" }, t("who.login")));
   }
+  who.append(lang);
 }
 window.addEventListener("madang:me", (e) => renderWho(e.detail));
 
@@ -60,8 +67,9 @@ async function route() {
       current = me ? await lobbyPage(app, me) : await loginPage(app, me);
     }
   } catch (e) {
-    app.append(h("p.error", {}, `오류: ${e.message}`));
-    toast(e.message, "error");
+    const text = e.code ? errorText(e) : t("error.unknown");
+    app.append(h("div.card-panel.error-page", {}, h("p.error", {}, t("app.error", { message: text })), h("a.button", { href: "/", "data-nav": "" }, t("table.to_lobby"))));
+    toast(text, "error");
   }
 }
 
@@ -73,4 +81,10 @@ document.addEventListener("click", (e) => {
 });
 window.addEventListener("popstate", route);
 window.addEventListener("madang:navigate", route);
-route();
+
+(async () => {
+  await loadCatalogue();
+  for (const a of document.querySelectorAll("[data-i18n]")) a.textContent = t(a.dataset.i18n);
+  document.getElementById("nav").setAttribute("aria-label", t("nav.menu"));
+  route();
+})();

@@ -19,7 +19,7 @@ async function request(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, "network", "서버에 연결할 수 없습니다");
+    throw new ApiError(0, "network", "network");
   }
   let data = null;
   try {
@@ -44,12 +44,21 @@ let me = null;
 let meLoaded = false;
 export async function getMe(force = false) {
   if (meLoaded && !force) return me;
-  try {
-    me = await api.get("/api/me");
-  } catch (e) {
-    if (e.code !== "unauthorized") throw e;
+  // Without a session this browser knows of, do not ask (a logged-out page load would
+  // log a 401 in the console); a login, registration or guest start sets the mark.
+  const marked = localStorage.getItem("madang:session") === "1";
+  if (!marked && !force) {
     me = null;
+  } else {
+    try {
+      me = await api.get("/api/me");
+    } catch (e) {
+      if (e.code !== "unauthorized") throw e;
+      me = null;
+    }
   }
+  if (me) localStorage.setItem("madang:session", "1");
+  else localStorage.removeItem("madang:session");
   meLoaded = true;
   window.dispatchEvent(new CustomEvent("madang:me", { detail: me }));
   return me;

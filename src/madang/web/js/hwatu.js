@@ -2,6 +2,8 @@
 // No image is copied: every card is a month plant in the month's colours plus the marks
 // of its kind (광 circle, animal, ribbon, 쌍피 badge). Codes follow notation.md.
 
+import { t } from "./i18n.js";
+
 const W = 60;
 const H = 96;
 
@@ -63,6 +65,26 @@ export function piValue(code, gukjinAsPi = false) {
   if (k === "pi") return 1;
   if (code === "09a" && gukjinAsPi) return 2;
   return 0;
+}
+
+/** The catalogue key of a card's kind: g, a, hong, cheong, cho, r, p, d. */
+function kindKey(code) {
+  if (HONGDAN.has(code)) return "hong";
+  if (CHEONGDAN.has(code)) return "cheong";
+  if (CHODAN.has(code)) return "cho";
+  return code[2];
+}
+
+/** The name of a card for the log, prompts and screen readers ("8월 광", "보너스 쌍피"). */
+export function cardName(code) {
+  if (code === "back") return t("matgo.card.back");
+  if (code.startsWith("b") || code === "12g" || code === "09a") return t(`matgo.card.${code}`);
+  return t("matgo.card", { month: monthOf(code), kind: t(`matgo.kind.${kindKey(code)}`) });
+}
+
+/** Several card names, joined. */
+export function cardNames(codes) {
+  return (codes || []).map(cardName).join(", ");
 }
 
 /** Sort key: by month, then id order (광/열끗, 띠, 피); bonus cards last. */
@@ -317,12 +339,12 @@ export function cardSvg(code) {
   let body;
   let title;
   if (code === "back") {
-    title = "뒷면";
+    title = cardName("back");
     body =
       `<rect x="1" y="1" width="${W - 2}" height="${H - 2}" rx="5" fill="#b3172b" stroke="#5e0c17" stroke-width="1.5"/>` +
       `<rect x="6" y="6" width="${W - 12}" height="${H - 12}" rx="3" fill="none" stroke="#e8a0a8" stroke-width="1"/>`;
   } else if (code.startsWith("b")) {
-    title = `보너스 ${code}`;
+    title = cardName(code);
     body = bonusSvg(code);
   } else {
     const m = monthOf(code);
@@ -330,7 +352,7 @@ export function cardSvg(code) {
     const kind = kindOf(code);
     const v = code.charCodeAt(2) + code.length;
     const special = SPECIAL[code];
-    title = `${m}월 ${name} ${special ? special[0] : { tti: "띠", pi: "피", ssangpi: "쌍피" }[kind]}`;
+    title = `${cardName(code)} (${name}${special ? " " + special[0] : ""})`;
     body =
       `<rect x="1" y="1" width="${W - 2}" height="${H - 2}" rx="5" fill="${sky}" stroke="#333" stroke-width="1.2"/>` +
       `<g clip-path="url(#clip)">${PLANTS[plant](c, a, v)}`;

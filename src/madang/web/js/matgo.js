@@ -1,72 +1,97 @@
 // 맞고 (matgo) table: renders a Matgo view and the seat's prompt; no rules logic here —
-// the legal moves come from the server, the client only lays them out.
+// the legal moves, scores, 족보 progress, multipliers and settlements come from the
+// server's view, the client only lays them out. Everything Matgo-specific the table
+// page needs (event lines, captions, move names, the settlement sheet) lives here.
 import { h, clear } from "./util.js";
-import { cardEl, sortCards, kindOf, monthOf, piValue, MONTHS } from "./hwatu.js";
+import { t } from "./i18n.js";
+import { cardEl, cardName, cardNames, sortCards, kindOf, monthOf, piValue, MONTHS } from "./hwatu.js";
 
-const KIND_KO = { gwang: "광", yeol: "열끗", tti: "띠", pi: "피" };
+const PILES = ["gwang", "yeol", "tti", "pi"];
 
-/** Sort captured cards into the four piles (국진 goes where the view says it counts). */
-export function pilesOf(cards, gukjin) {
+/** Sort captured cards into the four piles (국진 goes where it counts for its holder). */
+export function pilesOf(cards, gukjinAs) {
   const piles = { gwang: [], yeol: [], tti: [], pi: [] };
   for (const c of sortCards(cards)) {
     const k = kindOf(c);
-    if (c === "09a" && gukjin === "pi") piles.pi.push(c);
+    if (c === "09a" && gukjinAs === "pi") piles.pi.push(c);
     else if (k === "gwang") piles.gwang.push(c);
     else if (k === "yeol") piles.yeol.push(c);
     else if (k === "tti") piles.tti.push(c);
     else piles.pi.push(c);
   }
-  const piCount = piles.pi.reduce((n, c) => n + piValue(c, gukjin === "pi"), 0);
+  const piCount = piles.pi.reduce((n, c) => n + piValue(c, gukjinAs === "pi"), 0);
   return { piles, counts: { gwang: piles.gwang.length, yeol: piles.yeol.length, tti: piles.tti.length, pi: piCount } };
 }
 
-const WARNING_KO = { pibak: "피박 위험", gwangbak: "광박 위험", meongtta: "멍따 위험", meongbak: "멍박 위험", gobak: "고박 위험" };
+/** How seat p's 국진 counts now (the view's `gukjin_as`; older views: the global mode). */
+function gukjinAs(v, p) {
+  if (v.gukjin_as) return v.gukjin_as[p];
+  return v.gukjin === "pi" ? "pi" : "animal";
+}
 
 /**
  * 박 (bak) warnings for seat p if the other seat won now, as the server's view lists them
  * (`madang.matgo.scoring.bak_risks`): the client holds no scoring rules.
  */
 export function warningsFor(view, p) {
-  return (view.warnings ? view.warnings[p] : []).map((k) => [k, WARNING_KO[k] || k]);
+  return (view.warnings ? view.warnings[p] : []).map((k) => [k, t(`matgo.warn.${k}`)]);
 }
 
-function pileBox(cards, gukjin, label) {
-  const { piles, counts } = pilesOf(cards, gukjin);
+/** The name of a multiplier of a sheet or of `in_force` ({name, factor, count}). */
+export function multName(m) {
+  if (m.name === "go") return t("matgo.mult.go", { n: m.count ?? Math.log2(m.factor) + 2 });
+  if (m.name.startsWith("mission_")) return t("matgo.mult.mission", { name: t(`matgo.mission.${m.name.slice(8)}`) });
+  if (m.name === "heundeulgi" && m.count > 1) return t("matgo.mult.heundeulgi_n", { n: m.count });
+  return t(`matgo.mult.${m.name}`);
+}
+
+/** A 3고+ multiplier in a sheet is named like "3고": its count from the factor. */
+function sheetMultName(m) {
+  if (m.name === "go") return t("matgo.mult.go", { n: Math.round(Math.log2(m.factor)) + 2 });
+  return multName(m);
+}
+
+function pileBox(cards, gas, label, lastPlayed) {
+  const { piles, counts } = pilesOf(cards, gas);
   return h("div.captured", { "aria-label": label },
-    ["gwang", "yeol", "tti", "pi"].map((k) =>
+    PILES.map((k) =>
       h(`div.pile.${k}`, { dataset: { kind: k } },
-        h("span.pile-count", {}, `${KIND_KO[k]} ${counts[k]}`),
-        h("div.pile-cards", {}, piles[k].map((c) => cardEl(c, "mini")))),
+        h("span.pile-count", {}, `${t(`matgo.pile.${k}`)} ${counts[k]}`),
+        h("div.pile-cards", {}, piles[k].map((c) => cardEl(c, `mini ${lastPlayed.has(c) ? "last-played" : ""}`)))),
     ));
 }
 
 function hiddenHand(n, revealed) {
-  const row = h("div.opp-hand");
+  const row = h("div.opp-hand", { "aria-label": t("matgo.opp_hand") });
   for (const c of sortCards(revealed)) row.append(cardEl(c, "mini revealed"));
   for (let i = revealed.length; i < n; i++) row.append(cardEl("back", "mini"));
   return row;
 }
 
+const NAMED = {
+  go: "go", stop: "stop", "gukjin animal": "gukjin_animal", "gukjin pi": "gukjin_pi",
+  "chongtong stop": "chongtong_stop", "chongtong play": "chongtong_play",
+};
+
 function choicesFor(question, legal) {
-  const named = {
-    go: "고", stop: "스톱", "gukjin animal": "국진을 열끗으로", "gukjin pi": "국진을 쌍피로",
-    "chongtong stop": "총통! 스톱 (10점)", "chongtong play": "계속 치기 (흔들기)",
-  };
-  const order = ["go", "stop", "gukjin animal", "gukjin pi", "chongtong stop", "chongtong play"];
   if (question === "pick_play" || question === "pick_flip") {
-    return legal.filter((m) => m.startsWith("pick ")).map((m) => ({ move: m, card: m.slice(5), label: "" }));
+    return legal.filter((m) => m.startsWith("pick ")).map((m) => ({ move: m, card: m.slice(5), label: cardName(m.slice(5)) }));
   }
-  return order.filter((m) => legal.includes(m)).map((m) => ({ move: m, label: named[m] }));
+  return Object.keys(NAMED).filter((m) => legal.includes(m)).map((m) => ({ move: m, label: t(`matgo.choice.${NAMED[m]}`) }));
 }
 
-const QUESTION_KO = {
-  play: "낼 패를 고르세요",
-  pick_play: "낸 패와 짝지을 바닥 패를 고르세요",
-  pick_flip: "뒤집은 패와 짝지을 바닥 패를 고르세요",
-  go_stop: "고 하시겠습니까, 스톱 하시겠습니까?",
-  gukjin: "국진(9월 열끗)을 어떻게 쓰시겠습니까?",
-  chongtong: "총통입니다! 스톱하시겠습니까?",
-};
+/** A Matgo move string in words ("play 09a" -> "9월 국진 냄"), for replays and timeouts. */
+export function describeMatgoMove(move) {
+  const [verb, arg, extra] = (move || "").split(" ");
+  if (verb === "play") return t(extra === "shake" ? "matgo.move.shake" : "matgo.move.play", { card: cardName(arg) });
+  if (verb === "bomb") return t("matgo.move.bomb", { month: +arg });
+  if (verb === "pick") return t("matgo.move.pick", { card: cardName(arg) });
+  if (verb === "flip") return t("matgo.move.flip");
+  if (verb === "go" || verb === "stop") return t(`matgo.move.${verb}`);
+  if (verb === "gukjin") return t(`matgo.move.gukjin_${arg}`);
+  if (verb === "chongtong") return t(`matgo.move.chongtong_${arg}`);
+  return move;
+}
 
 export function createMatgoBoard(root, ctx) {
   let state = null;
@@ -75,10 +100,7 @@ export function createMatgoBoard(root, ctx) {
   const el = h("div.board.matgo");
   root.append(el);
 
-  function seatName(s) {
-    const seat = (state.seats || []).find((x) => x.seat === s);
-    return (seat && seat.username) || (s === state.view.dealer ? "선" : `자리 ${s + 1}`);
-  }
+  const seatName = (s) => ctx.name(s);
 
   function autoPlayed(s) {
     const seat = (state.seats || []).find((x) => x.seat === s);
@@ -93,10 +115,10 @@ export function createMatgoBoard(root, ctx) {
 
   function cardOptions(code, legal) {
     const opts = [];
-    if (legal.includes(`play ${code} shake`)) opts.push({ move: `play ${code} shake`, label: "흔들기 (흔들고 내기)" });
+    if (legal.includes(`play ${code} shake`)) opts.push({ move: `play ${code} shake`, label: t("matgo.choice.shake") });
     const bomb = `bomb ${String(monthOf(code)).padStart(2, "0")}`;
-    if (monthOf(code) && legal.includes(bomb)) opts.push({ move: bomb, label: "폭탄 (세 장 모두)" });
-    if (legal.includes(`play ${code}`)) opts.push({ move: `play ${code}`, label: opts.length ? "한 장만 내기" : "내기" });
+    if (monthOf(code) && legal.includes(bomb)) opts.push({ move: bomb, label: t("matgo.choice.bomb") });
+    if (legal.includes(`play ${code}`)) opts.push({ move: `play ${code}`, label: opts.length ? t("matgo.choice.single") : t("matgo.choice.play") });
     return opts;
   }
 
@@ -126,6 +148,44 @@ export function createMatgoBoard(root, ctx) {
     return choicesFor(q, legal).map((c) => ({ act: () => ctx.act(c.move) }));
   }
 
+  /** 점수 detail: points per category, 족보 progress, multipliers in force, 국진. */
+  function scoreDetail(v, s) {
+    const items = (v.score_items || [])[s] || [];
+    const prog = (v.progress || [])[s];
+    const parts = [];
+    if (items.length) {
+      parts.push(h("span.score-items", { "data-testid": `score-items-${s}` },
+        items.map((it) => h("span.chip.item", { dataset: { name: it.name, points: it.points } }, `${t(`matgo.jokbo.${it.name}`)} ${it.points}`))));
+    }
+    if (prog) {
+      const sets = ["godori", "hongdan", "cheongdan", "chodan"].filter((k) => prog[k] > 0);
+      parts.push(h("span.progress", { "data-testid": `progress-${s}` },
+        sets.map((k) => h(`span.chip.prog${prog[k] >= 3 ? ".done" : ""}`, { dataset: { set: k } }, t(`matgo.prog.${k}`, { n: prog[k] })))));
+    }
+    const force = ((v.in_force || [])[s] || []);
+    if (force.length) {
+      parts.push(h("span.in-force", { "data-testid": `in-force-${s}` },
+        force.map((m) => h("span.chip.mult", { dataset: { name: m.name } }, `${multName(m)} ×${m.factor}`))));
+    }
+    const ga = v.gukjin_as ? v.gukjin_as[s] : null;
+    if (ga) parts.push(h("span.chip.gukjin", { "data-testid": `gukjin-${s}` }, t(ga === "pi" ? "matgo.gukjin_pi" : "matgo.gukjin_animal")));
+    return parts.length ? h("div.score-detail", {}, parts) : null;
+  }
+
+  function missionBox(v) {
+    const m = v.mission_info;
+    if (!m) return null;
+    const held = m.held.map((cards, s) => {
+      const done = m.done[s];
+      return h(`span.chip${done ? ".done" : ""}`, {},
+        done ? t("matgo.mission_done", { name: seatName(s) }) : t("matgo.mission_held", { name: seatName(s), k: cards.length, n: m.cards.length }));
+    });
+    return h("div.mission", { "data-testid": "mission" },
+      h("span.mission-title", {}, t("matgo.mission_line", { name: t(`matgo.mission.${m.name}`), factor: m.multiplier })),
+      h("span.mission-cards", {}, m.cards.map((c) => cardEl(c, `mini ${m.held.some((hs) => hs.includes(c)) ? "got" : ""}`))),
+      h("span.mission-held", {}, held));
+  }
+
   function draw() {
     const v = state.view;
     const me = state.seat ?? 0;
@@ -138,6 +198,8 @@ export function createMatgoBoard(root, ctx) {
       if (e.card) flash.add(e.card);
       if (Array.isArray(e.cards)) e.cards.forEach((c) => flash.add(c));
     }
+    const lastPlayed = new Set((v.last_played || []).filter(Boolean));
+    const cls = (c, extra = "") => `${extra} ${flash.has(c) ? "flash" : ""} ${lastPlayed.has(c) ? "last-played" : ""}`;
     clear(el);
     el.dataset.version = String(state.version);
     el.dataset.question = q || "";
@@ -147,16 +209,17 @@ export function createMatgoBoard(root, ctx) {
       const warn = warningsFor(v, s);
       return h(`div.player.${top ? "top" : "bottom"}`, { dataset: { seat: s } },
         h("div.pinfo", {},
-          h("span.pname", {}, seatName(s), s === v.dealer ? h("span.badge.dealer", {}, "선") : null),
-          autoPlayed(s) ? h("span.badge", { title: "접속이 끊겨 컴퓨터가 대신 둡니다" }, "자동") : null,
-          h("span.score", { "data-testid": `score-${s}` }, `${v.scores[s]}점`),
-          v.go[s] ? h("span.badge.go", {}, `${v.go[s]}고`) : null,
-          v.shakes[s] ? h("span.badge", {}, `흔들기·폭탄 ${v.shakes[s]}`) : null,
-          v.ppeok[s] ? h("span.badge", {}, `뻑 ${v.ppeok[s]}`) : null,
-          v.tokens[s] ? h("span.badge", {}, `폭탄패 ${v.tokens[s]}`) : null,
-          warn.map(([k, t]) => h(`span.warn.${k}`, {}, t)),
-          h("div.timer", { dataset: { seat: s } }, h("div.timer-fill"))),
-        pileBox(v.captured[s], v.gukjin, `${seatName(s)}의 먹은 패`));
+          h("span.pname", {}, seatName(s), s === v.dealer ? h("span.badge.dealer", {}, t("matgo.dealer")) : null),
+          autoPlayed(s) ? h("span.badge", { title: t("table.auto_title") }, t("table.auto_badge")) : null,
+          h("span.score", { "data-testid": `score-${s}` }, t("matgo.score", { n: v.scores[s] })),
+          v.go[s] ? h("span.badge.go", {}, t("matgo.go_badge", { n: v.go[s] })) : null,
+          v.shakes[s] ? h("span.badge", {}, t("matgo.shake_badge", { n: v.shakes[s] })) : null,
+          v.ppeok[s] ? h("span.badge", {}, t("matgo.ppeok_badge", { n: v.ppeok[s] })) : null,
+          v.tokens[s] ? h("span.badge", {}, t("matgo.token_badge", { n: v.tokens[s] })) : null,
+          warn.map(([k, text]) => h(`span.warn.${k}`, {}, text)),
+          ctx.timer(s)),
+        scoreDetail(v, s),
+        pileBox(v.captured[s], gukjinAs(v, s), t("matgo.pile_label", { name: seatName(s) }), lastPlayed));
     };
 
     // Opponent (top)
@@ -166,15 +229,22 @@ export function createMatgoBoard(root, ctx) {
 
     // Floor, grouped by month, plus the pile and the cards in flight.
     const pickCards = q && q.startsWith("pick") ? new Set(choicesFor(q, legal).map((c) => c.card)) : new Set();
-    const floor = h("div.floor", { "aria-label": "바닥" });
+    const floor = h("div.floor", { "aria-label": t("matgo.floor") });
     for (const g of v.floor) {
-      const grp = h("div.month-group", { dataset: { month: g.month }, title: `${g.month}월 ${MONTHS[g.month][1]}` });
+      const grp = h("div.month-group", { dataset: { month: g.month }, title: `${t("matgo.month_n", { month: g.month })} ${MONTHS[g.month][1]}` });
+      if (g.ppeok !== null && g.ppeok !== undefined) grp.append(h("span.ppeok-tag", { title: t("matgo.ppeok_tag", { name: seatName(g.ppeok) }) }, t("matgo.ppeok_tag", { name: seatName(g.ppeok) })));
+      const cards = h("div.group-cards");
       for (const c of [...g.cards, ...(g.bonus || [])]) {
-        const ce = cardEl(c, `${flash.has(c) ? "flash" : ""} ${pickCards.has(c) ? "pickable" : ""}`);
-        if (pickCards.has(c)) ce.addEventListener("click", () => ctx.act(`pick ${c}`));
-        grp.append(ce);
+        const ce = cardEl(c, cls(c, pickCards.has(c) ? "pickable" : ""));
+        if (pickCards.has(c)) {
+          ce.setAttribute("role", "button");
+          ce.setAttribute("aria-label", t("matgo.choice.pick", { card: cardName(c) }));
+          ce.tabIndex = 0;
+          ce.addEventListener("click", () => ctx.act(`pick ${c}`));
+        }
+        cards.append(ce);
       }
-      if (g.ppeok !== null && g.ppeok !== undefined) grp.append(h("span.ppeok-tag", {}, `뻑 (${seatName(g.ppeok)})`));
+      grp.append(cards);
       floor.append(grp);
     }
     const inFlight = [...(v.turn.captured || [])];
@@ -182,10 +252,10 @@ export function createMatgoBoard(root, ctx) {
     const centre = h("div.centre", {},
       floor,
       h("div.deck", {},
-        h("div.pile-stack", { title: "더미" }, cardEl("back"), h("span.pile-n", { "data-testid": "pile-count" }, `${v.pile}장`)),
+        h("div.pile-stack", { title: t("matgo.deck") }, cardEl("back"), h("span.pile-n", { "data-testid": "pile-count" }, t("matgo.deck_n", { n: v.pile }))),
         inFlight.length ? h("div.in-flight", {}, inFlight.map((c) => cardEl(c, "mini flash"))) : null,
-        v.carry > 1 ? h("span.badge.carry", {}, `나가리 ×${v.carry}`) : null,
-        v.mission ? h("span.badge", {}, `미션 ${v.mission}`) : null),
+        v.carry > 1 ? h("span.badge.carry", {}, t("matgo.carry", { n: v.carry })) : null),
+      missionBox(v),
     );
     el.append(centre);
 
@@ -193,29 +263,35 @@ export function createMatgoBoard(root, ctx) {
     const panel = h("div.prompt", { "data-testid": "prompt", "aria-live": "polite" });
     if (q) {
       panel.classList.add("active", `q-${q}`);
-      panel.append(h("div.q", {}, sub ? `${sub.code}: 어떻게 내시겠습니까?` : QUESTION_KO[q] || q));
+      panel.append(h("div.q", {}, sub ? t("matgo.q.sub", { card: cardName(sub.code) }) : t(`matgo.q.${q}`)));
+      if (q === "go_stop" && v.stop_now) {
+        const go = v.go[state.seat] + 1;
+        panel.append(h("div.stop-now", { "data-testid": "stop-now", dataset: { points: v.stop_now.points } },
+          h("b", {}, t("matgo.stop_now", { n: v.stop_now.points })), " · ",
+          go >= 3 ? t("matgo.go_next_x", { n: go, factor: 2 ** (go - 2) }) : t("matgo.go_next", { n: go, bonus: 1 })));
+      }
       const items = sub ? sub.opts : q === "play" ? [] : choicesFor(q, legal);
       const row = h("div.choices");
       items.forEach((it, i) => {
-        const b = h(`button.choice${i === sel ? ".sel" : ""}`, { dataset: { move: it.move }, onclick: () => ctx.act(it.move) },
-          h("kbd", {}, String(i + 1)), it.card ? cardEl(it.card) : null, it.label);
+        const b = h(`button.choice${i === sel ? ".sel" : ""}`, { type: "button", dataset: { move: it.move }, onclick: () => ctx.act(it.move) },
+          h("kbd", {}, String(i + 1)), it.card ? cardEl(it.card, "mini") : null, h("span", {}, it.label));
         row.append(b);
       });
-      if (sub) row.append(h("button.choice.cancel", { onclick: () => { sub = null; draw(); } }, h("kbd", {}, "Esc"), "취소"));
+      if (sub) row.append(h("button.choice.cancel", { type: "button", onclick: () => { sub = null; draw(); } }, h("kbd", {}, "Esc"), h("span", {}, t("matgo.choice.cancel"))));
       if (q === "play" && !sub && legal.includes("flip")) {
-        row.append(h("button.choice", { dataset: { move: "flip" }, onclick: () => ctx.act("flip") }, h("kbd", {}, "Space"), "폭탄패로 뒤집기"));
+        row.append(h("button.choice", { type: "button", dataset: { move: "flip" }, onclick: () => ctx.act("flip") }, h("kbd", {}, "Space"), h("span", {}, t("matgo.choice.flip"))));
       }
       panel.append(row);
-      if (q === "play" && !sub) panel.append(h("div.hint", {}, "숫자 또는 ←→ 로 고르고 Enter"));
+      if (q === "play" && !sub) panel.append(h("div.hint.keys", {}, t("table.keys_hint")));
     } else if (!state.readOnly && !v.over) {
-      panel.append(h("div.q.wait", {}, state.seat === null || state.seat === undefined ? "관전 중" : "상대 차례"));
+      panel.append(h("div.q.wait", {}, state.seat === null || state.seat === undefined ? t("table.spectating") : t("matgo.q.wait_opp")));
     }
     el.append(panel);
 
     // Me (bottom): captured, then the hand.
     el.append(player(me, false));
     const handCards = hands ? sortCards(hands[me]) : v.hand ? sortCards(v.hand) : null;
-    const handRow = h("div.hand", { "aria-label": "내 패" });
+    const handRow = h("div.hand", { "aria-label": t("matgo.hand") });
     if (handCards) {
       const sels = q === "play" && !sub ? selectable() : [];
       handCards.forEach((c, i) => {
@@ -225,12 +301,44 @@ export function createMatgoBoard(root, ctx) {
         ce.dataset.index = String(i + 1);
         if (opts.length) {
           ce.tabIndex = 0;
+          ce.setAttribute("role", "button");
+          ce.setAttribute("aria-label", cardName(c));
           ce.addEventListener("click", () => choose(c));
+          ce.addEventListener("keydown", (e) => {
+            if (e.key === "Enter" || e.key === " ") {
+              e.preventDefault();
+              e.stopPropagation();
+              choose(c);
+            }
+          });
         }
         handRow.append(ce);
       });
     } else {
       handRow.append(hiddenHand(v.hand_counts[me], v.revealed[me] || []));
+    }
+    // 폭탄패: the bomb tokens lie in the hand as face-down cards; click one (or Space) to
+    // flip from the pile without playing (seed 000).
+    if (handCards) {
+      const canFlip = q === "play" && !sub && legal.includes("flip");
+      for (let i = 0; i < (v.tokens[me] || 0); i++) {
+        const tk = cardEl("back", `token ${canFlip ? "playable" : ""}`);
+        tk.append(h("span.token-label", {}, t("matgo.token")));
+        if (canFlip) {
+          tk.tabIndex = 0;
+          tk.setAttribute("role", "button");
+          tk.setAttribute("aria-label", t("matgo.choice.flip"));
+          tk.addEventListener("click", () => ctx.act("flip"));
+          tk.addEventListener("keydown", (e) => {
+            if (e.key === "Enter" || e.key === " ") {
+              e.preventDefault();
+              e.stopPropagation();
+              ctx.act("flip");
+            }
+          });
+        }
+        handRow.append(tk);
+      }
     }
     el.append(handRow);
     if (ctx.afterDraw) ctx.afterDraw(el);
@@ -297,36 +405,99 @@ export function createMatgoBoard(root, ctx) {
   };
 }
 
-/** One line of Korean for a Matgo event (the table's log). */
+/** One line for a Matgo event (the table's log), from the catalogue. */
 export function describeMatgoEvent(e, name) {
   const n = (s) => name(s);
+  const who = e.seat !== undefined && e.seat !== null ? n(e.seat) : "";
   switch (e.type) {
-    case "deal": return `패를 돌렸습니다 (선: ${n(e.dealer)})`;
-    case "floor_bonus": return `바닥의 보너스 패 ${e.card} → ${n(e.seat)}`;
-    case "redeal": return `재분배 (${e.reason})`;
-    case "chongtong": return `${n(e.seat)} 총통!`;
-    case "chongtong_play": return `${n(e.seat)} 총통을 보이고 계속`;
-    case "bonus_play": return `${n(e.seat)} 보너스 패 ${e.card}`;
-    case "draw": return `${n(e.seat)} 더미에서 한 장${e.card ? ` (${e.card})` : ""}`;
-    case "play": return `${n(e.seat)} ${e.card} 냄`;
-    case "shake": return `${n(e.seat)} 흔들기 (${e.month}월)`;
-    case "bomb": return `${n(e.seat)} 폭탄! (${e.month}월)`;
-    case "token_flip": return `${n(e.seat)} 폭탄패로 뒤집기`;
-    case "pick": return `${n(e.seat)} ${e.card} 선택`;
-    case "flip": return `뒤집기: ${e.card}`;
-    case "ppeok": return `${n(e.seat)} 뻑! (${e.month}월, ${e.count}번째)`;
-    case "jjok": return `${n(e.seat)} 쪽!`;
-    case "ttadak": return `${n(e.seat)} 따닥!`;
-    case "take_stack": return `${n(e.seat)} ${e.month}월 뻑을 가져감`;
-    case "sseul": return `${n(e.seat)} 싹쓸이!`;
-    case "capture": return `${n(e.seat)} 먹음: ${e.cards.join(" ")}`;
-    case "steal": return `${n(e.seat)} ← ${n(e.victim)} 피 ${e.card}`;
-    case "steal_none": return `${n(e.victim)} 줄 피가 없음`;
-    case "gukjin_fixed": return `국진을 ${e.as === "pi" ? "쌍피" : "열끗"}로`;
-    case "go": return `${n(e.seat)} ${e.count}고! (${e.score}점)`;
-    case "stop": return `${n(e.seat)} 스톱 (${e.score}점)`;
-    case "payment": return `${n(e.from)} → ${n(e.to)} ${e.points}점 (${e.reason})`;
-    case "end": return e.winner === null || e.winner === undefined ? `나가리 (${e.reason})` : `${n(e.winner)} 승리 ${e.points}점 (${e.reason})`;
-    default: return e.type;
+    case "deal": return t("matgo.ev.deal", { dealer: n(e.dealer) });
+    case "floor_bonus": return t("matgo.ev.floor_bonus", { card: cardName(e.card), who });
+    case "redeal": return t("matgo.ev.redeal", { reason: t(`matgo.redeal.${e.reason}`) });
+    case "chongtong": return t("matgo.ev.chongtong", { who, months: (e.months || []).map((m) => t("matgo.month_n", { month: m })).join(", ") });
+    case "chongtong_play": return t("matgo.ev.chongtong_play", { who });
+    case "bonus_play": return t("matgo.ev.bonus_play", { who, card: cardName(e.card) });
+    case "draw": return e.card ? t("matgo.ev.draw_card", { who, card: cardName(e.card) }) : t("matgo.ev.draw", { who });
+    case "play": return t("matgo.ev.play", { who, card: cardName(e.card) });
+    case "shake": return t("matgo.ev.shake", { who, month: e.month });
+    case "bomb": return t("matgo.ev.bomb", { who, month: e.month });
+    case "token_flip": return t("matgo.ev.token_flip", { who, n: e.tokens_left });
+    case "pick": return t("matgo.ev.pick", { who, card: cardName(e.card) });
+    case "flip": return t("matgo.ev.flip", { who, card: cardName(e.card) });
+    case "ppeok": return t("matgo.ev.ppeok", { who, month: e.month, count: e.count });
+    case "jjok": return t("matgo.ev.jjok", { who, month: e.month });
+    case "ttadak": return t("matgo.ev.ttadak", { who, month: e.month });
+    case "take_stack": return t("matgo.ev.take_stack", { who, month: e.month });
+    case "sseul": return t("matgo.ev.sseul", { who });
+    case "capture": return t("matgo.ev.capture", { who, cards: cardNames(sortCards(e.cards)) });
+    case "steal": return t("matgo.ev.steal", { who, victim: n(e.victim), card: cardName(e.card), reason: t(`matgo.steal.${e.reason}`) });
+    case "steal_none": return t("matgo.ev.steal_none", { victim: n(e.victim), reason: t(`matgo.steal.${e.reason}`) });
+    case "gukjin_fixed": return t("matgo.ev.gukjin_fixed", { who, as: t(`matgo.as.${e.as}`) });
+    case "go": return t("matgo.ev.go", { who, count: e.count, score: e.score });
+    case "stop": return t("matgo.ev.stop", { who, score: e.score });
+    case "payment": return t("matgo.ev.payment", { from: n(e.from), to: n(e.to), points: e.points, reason: t(`pay.${e.reason}`) });
+    case "end":
+      return e.winner === null || e.winner === undefined
+        ? t("matgo.ev.end_none", { reason: t(`matgo.end.${e.reason}`) })
+        : t("matgo.ev.end", { winner: n(e.winner), points: e.points, reason: t(`matgo.end.${e.reason}`) });
+    default: return t(`matgo.ev.${e.type}`, { who });
   }
 }
+
+/** The big captions an event deserves (뻑, 쪽, 따닥, 싹쓸이, 흔들기, 폭탄, 총통, 고, 스톱 …). */
+export function matgoCaptions(e, name) {
+  const who = e.seat !== undefined && e.seat !== null ? name(e.seat) : "";
+  switch (e.type) {
+    case "ppeok": case "jjok": case "ttadak": case "sseul": case "shake": case "bomb": case "chongtong": case "stop": case "take_stack":
+      return [{ kind: e.type, text: t(`matgo.cap.${e.type}`), who }];
+    case "go": return [{ kind: "go", text: t("matgo.cap.go", { n: e.count }), who }];
+    case "end": return e.reason === "nagari" ? [{ kind: "nagari", text: t("matgo.cap.nagari"), who: "" }] : [];
+    default: return [];
+  }
+}
+
+/** Lines for the log when a table opens: 선 결정 of the first game (seeds 000, 003). */
+export function matgoIntro(view, name) {
+  const draws = (view.match && view.match.first_draws) || [];
+  const out = [];
+  if (draws.length) out.push(t(view.match.first_dealer_rule === "night_low" ? "matgo.first_rule_low" : "matgo.first_rule_high"));
+  draws.forEach(([a, b], i) => {
+    const last = i === draws.length - 1;
+    const month = (m) => t("matgo.month_n", { month: m });
+    const params = { a: name(0), ca: month(a), b: name(1), cb: month(b), dealer: name(view.dealer) };
+    out.push(t(last ? "matgo.first_dealer" : "matgo.first_dealer_tie", params));
+  });
+  out.push(describeMatgoEvent({ type: "deal", dealer: view.dealer }, name));
+  return out;
+}
+
+/** The settlement sheet of a finished game, from the engine's `sheet` and the payments. */
+export function matgoSettlement(view, result, name) {
+  const box = h("div.sheet", { dataset: { game: "matgo" } });
+  const s = view.sheet;
+  if (s) {
+    const row = (kind, label, value, text) => h(`tr.${kind}`, { dataset: { kind, value } }, h("td", {}, label), h("td.num", {}, text));
+    box.append(h("table.sheet-table", { "data-testid": "sheet" },
+      h("tbody", {},
+        s.items.map((it) => row("item", t(`matgo.jokbo.${it.name}`), it.points, t("matgo.sheet.points", { n: it.points }))),
+        row("jokbo", t("matgo.sheet.jokbo"), s.jokbo, t("matgo.sheet.points", { n: s.jokbo })),
+        s.go ? row("go", t("matgo.sheet.go", { n: s.go }), s.go, `+${s.go}`) : null,
+        row("base", t("matgo.sheet.base"), s.base, t("matgo.sheet.points", { n: s.base })),
+        s.multipliers.map((m) => row("mult", sheetMultName(m), m.factor, `×${m.factor}`)),
+        row("total", t("matgo.sheet.total"), s.points, t("matgo.sheet.points", { n: s.points })))));
+    const gk = Object.entries(s.gukjin || {});
+    if (gk.length) box.append(h("p.gukjin-note", {}, gk.map(([, as]) => t("matgo.sheet.gukjin", { as: t(`matgo.as.${as}`) })).join(" · ")));
+  } else if (result && result.reason) {
+    box.append(h("p", {}, t(`matgo.end.${result.reason}`)));
+  }
+  return box;
+}
+
+export const matgoModule = {
+  game: "matgo",
+  createBoard: createMatgoBoard,
+  describeEvent: describeMatgoEvent,
+  describeMove: describeMatgoMove,
+  captions: matgoCaptions,
+  intro: matgoIntro,
+  settlement: matgoSettlement,
+};

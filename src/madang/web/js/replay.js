@@ -2,24 +2,33 @@
 // (view + events after each move); the client only shows them.
 import { api } from "./api.js";
 import { h, clear, link } from "./util.js";
-import { createMatgoBoard, describeMatgoEvent } from "./matgo.js";
-import { createMahjongBoard, describeMahjongEvent } from "./mahjong.js";
+import { t } from "./i18n.js";
+import { gameModule } from "./games.js";
+import { seatNamer } from "./names.js";
 
 export async function replayPage(root, gameId) {
   const data = await api.get(`/api/games/${gameId}/replay`);
   const frames = data.frames;
+  const mod = gameModule(data.game);
   const seats = (data.players || []).map((u, i) => ({ seat: i, username: u }));
-  const name = (s) => (data.players && data.players[s]) || `자리 ${s + 1}`;
-  const describe = data.game === "matgo" ? describeMatgoEvent : describeMahjongEvent;
+  const name = seatNamer(() => seats);
   const boardWrap = h("div.board-wrap");
-  const board = (data.game === "matgo" ? createMatgoBoard : createMahjongBoard)(boardWrap, { act: () => {} });
+  const board = mod.createBoard(boardWrap, { act: () => {}, name, timer: () => null });
   let i = 0;
   let timer = 0;
   const pos = h("span.replay-pos", { "data-testid": "replay-pos" });
-  const slider = h("input.replay-slider", { type: "range", min: 0, max: frames.length - 1, value: 0, "aria-label": "수" });
-  const moveText = h("div.replay-move");
+  const slider = h("input.replay-slider", { type: "range", min: 0, max: frames.length - 1, value: 0, "aria-label": t("replay.slider") });
+  const moveText = h("div.replay-move", { "data-testid": "replay-move" });
   const log = h("ol.log");
-  const playBtn = h("button#replay-play", {}, "▶ 재생");
+  const playBtn = h("button#replay-play", { type: "button" }, t("replay.play"));
+
+  function moveWords(f) {
+    if (!f.move) return t("replay.start");
+    const words = f.move.split(" ");
+    const seatOf = /^\d$/.test(words[0]) ? +words[0] : (f.events.find((e) => e.seat !== undefined) || {}).seat;
+    const what = mod.describeMove(f.move);
+    return t("replay.move", { move: seatOf === undefined ? what : t("mahjong.move.seat", { who: name(seatOf), move: what }) });
+  }
 
   function show(n) {
     i = Math.max(0, Math.min(frames.length - 1, n));
@@ -27,31 +36,31 @@ export async function replayPage(root, gameId) {
     board.render({ view: f.view, prompt: null, seat: null, seats, version: i, events: f.events || [], readOnly: true });
     pos.textContent = `${i} / ${frames.length - 1}`;
     slider.value = String(i);
-    moveText.textContent = f.move ? `수: ${f.move}` : "처음";
-    clear(log).append(...(f.events || []).map((e) => h("li", {}, describe(e, name))));
+    moveText.textContent = moveWords(f);
+    clear(log).append(...(f.events || []).map((e) => h("li", {}, mod.describeEvent(e, name))));
   }
   function stop() {
     clearInterval(timer);
     timer = 0;
-    playBtn.textContent = "▶ 재생";
+    playBtn.textContent = t("replay.play");
   }
   playBtn.addEventListener("click", () => {
     if (timer) return stop();
-    playBtn.textContent = "⏸ 멈춤";
+    playBtn.textContent = t("replay.pause");
     timer = setInterval(() => (i >= frames.length - 1 ? stop() : show(i + 1)), 900);
   });
   slider.addEventListener("input", () => show(+slider.value));
   const controls = h("div.replay-controls", {},
-    h("button#replay-first", { onclick: () => show(0), title: "처음 (Home)" }, "«"),
-    h("button#replay-prev", { onclick: () => show(i - 1), title: "이전 (←)" }, "◀"),
+    h("button#replay-first", { type: "button", onclick: () => show(0), title: t("replay.first"), "aria-label": t("replay.first") }, "«"),
+    h("button#replay-prev", { type: "button", onclick: () => show(i - 1), title: t("replay.prev"), "aria-label": t("replay.prev") }, "◀"),
     playBtn,
-    h("button#replay-next", { onclick: () => show(i + 1), title: "다음 (→)" }, "▶"),
-    h("button#replay-last", { onclick: () => show(frames.length - 1), title: "끝 (End)" }, "»"),
+    h("button#replay-next", { type: "button", onclick: () => show(i + 1), title: t("replay.next"), "aria-label": t("replay.next") }, "▶"),
+    h("button#replay-last", { type: "button", onclick: () => show(frames.length - 1), title: t("replay.last"), "aria-label": t("replay.last") }, "»"),
     slider, pos);
   root.append(h("div.table-page.replay", {},
-    h("div.table-head", {}, h("span", {}, `다시 보기 #${gameId} · ${(data.players || []).join(" vs ")}`), link("/me", "내 기록", "button small ghost")),
+    h("div.table-head", {}, h("span", {}, t("replay.title", { id: gameId, players: seats.map((s) => name(s.seat)).join(t("replay.vs")) })), link("/me", t("replay.back"), "button small ghost")),
     controls, moveText,
-    h("div.table-body", {}, boardWrap, h("aside.side", {}, h("h3", {}, "이 수의 일"), log))));
+    h("div.table-body", {}, boardWrap, h("aside.side", { tabindex: 0, "aria-label": t("replay.events") }, h("h2.side-title", {}, t("replay.events")), log))));
   const onKey = (e) => {
     if (e.key === "ArrowRight") show(i + 1);
     else if (e.key === "ArrowLeft") show(i - 1);

@@ -1,23 +1,32 @@
-// The live table page: one WebSocket stream, a board for the game, timers, the event
-// log and the settlement screen.
+// The live table page: one WebSocket stream, a board for the game, timers with seconds,
+// captions of what just happened, the event log (kept across a refresh), the waiting
+// state, the settlement screen and the 다음 판 bar. Game knowledge comes from the game's
+// module (games.js); this page is the same for every game.
 import { api, getMe, TableSocket } from "./api.js";
 import { h, clear, go, link, toast, fmtAmount } from "./util.js";
-import { createMatgoBoard, describeMatgoEvent } from "./matgo.js";
-import { createMahjongBoard, describeMahjongEvent } from "./mahjong.js";
+import { t, errorText, presetName, payReason } from "./i18n.js";
+import { gameModule } from "./games.js";
+import { seatNamer } from "./names.js";
 
-const GAME_KO = { matgo: "맞고", mahjong: "마작" };
-const ERROR_KO = {
-  stale_version: "이미 지난 질문입니다",
-  illegal_action: "지금은 둘 수 없는 수입니다",
-  not_seated: "관전 중입니다",
-  game_over: "게임이 진행 중이 아닙니다",
-  rate_limited: "너무 빠릅니다",
-};
+/** Tables this browser left: the lobby offers no 돌아가기 to them. */
+export function leftTables() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem("madang:left") || "[]"));
+  } catch (e) {
+    return new Set();
+  }
+}
 
-/** Timer bars: each `.timer[data-seat]` shrinks towards its seat's local deadline. */
+function rememberLeft(id) {
+  const s = leftTables();
+  s.add(id);
+  localStorage.setItem("madang:left", JSON.stringify([...s].slice(-50)));
+}
+
+/** Timer bars with seconds: each `.timer[data-seat]` shrinks towards its seat's deadline. */
 class Timers {
   constructor() {
-    this.deadlines = new Map(); // seat -> [start, end] in performance.now() ms
+    this.deadlines = new Map(); // seat -> [start, end, total] in performance.now() ms
     this.raf = 0;
     this.root = null;
     const tick = () => {
@@ -29,16 +38,21 @@ class Timers {
   set(list) {
     this.deadlines.clear();
     const now = performance.now();
-    for (const t of list) {
-      if (t && typeof t.remaining_ms === "number") this.deadlines.set(t.seat, [now, now + t.remaining_ms, t.remaining_ms]);
+    for (const x of list) {
+      if (x && typeof x.remaining_ms === "number") this.deadlines.set(x.seat, [now, now + x.remaining_ms, x.remaining_ms]);
     }
+  }
+  left(seat) {
+    const d = this.deadlines.get(seat);
+    return d ? Math.max(0, d[1] - performance.now()) : null;
   }
   paint() {
     if (!this.root) return;
     const now = performance.now();
     for (const bar of this.root.querySelectorAll(".timer")) {
       const d = this.deadlines.get(+bar.dataset.seat);
-      const fill = bar.firstChild;
+      const fill = bar.querySelector(".timer-fill");
+      const secs = bar.querySelector(".timer-s");
       if (!d) {
         bar.classList.remove("on");
         continue;
@@ -48,7 +62,8 @@ class Timers {
       bar.classList.add("on");
       bar.classList.toggle("low", left < 5000);
       fill.style.width = `${(100 * left) / total}%`;
-      bar.title = `${Math.ceil(left / 1000)}초`;
+      const text = t("table.seconds", { s: Math.ceil(left / 1000) });
+      if (secs.textContent !== text) secs.textContent = text;
     }
   }
   stop() {
@@ -56,54 +71,53 @@ class Timers {
   }
 }
 
-function settlementSheet(game, view, result, name) {
-  const box = h("div.sheet");
-  if (game === "matgo" && view.sheet) {
-    const s = view.sheet;
-    box.append(h("table.sheet-table", {},
-      h("tbody", {},
-        s.items.map((it) => h("tr", {}, h("td", {}, it.name_ko), h("td.num", {}, `${it.points}점`))),
-        h("tr.sum", {}, h("td", {}, "족보 합"), h("td.num", {}, `${s.jokbo}점`)),
-        s.go ? h("tr", {}, h("td", {}, `고 ${s.go}`), h("td.num", {}, `+${s.go}`)) : null,
-        h("tr.sum", {}, h("td", {}, "기본"), h("td.num", {}, `${s.base}점`)),
-        s.multipliers.map((m) => h("tr", {}, h("td", {}, m.name_ko), h("td.num", {}, `×${m.factor}`))),
-        h("tr.total", {}, h("td", {}, "최종"), h("td.num", {}, `${s.points}점`)))));
+function timerEl(seat) {
+  return h("div.timer", { dataset: { seat } }, h("div.timer-bar", {}, h("div.timer-fill")), h("span.timer-s", { "aria-live": "off" }));
+}
+
+/** Big captions over the board, one after another (뻑!, 쪽!, 3고!, 쏘아! …). */
+class Captions {
+  constructor(root) {
+    this.el = h("div.captions", { role: "status", "aria-live": "assertive", "data-testid": "caption" });
+    root.append(this.el);
+    this.queue = [];
+    this.timer = 0;
+    window.__madangCaptions = window.__madangCaptions || [];
   }
-  if (game === "mahjong" && view.result) {
-    for (const w of view.result.winners || []) {
-      box.append(h("div.mj-win", {},
-        h("div", {}, `${name(w.seat)} — ${w.by === "tsumo" ? "올라" : "쏘아"} ${w.tile}`),
-        h("table.sheet-table", {}, h("tbody", {},
-          w.items.map((it) => h("tr", {}, h("td", {}, it.name_ko), h("td.num", {}, `${it.pan}판`))),
-          h("tr.sum", {}, h("td", {}, "기본판 + 부가판"), h("td.num", {}, `${w.base_pan} + ${w.extra_pan}`)),
-          w.base_points ? h("tr", {}, h("td", {}, "기본 점수"), h("td.num", {}, `${w.base_points}`)) : null,
-          h("tr.total", {}, h("td", {}, "점수"), h("td.num", {}, `${w.points}점`))))));
+  push(list) {
+    for (const c of list) {
+      this.queue.push(c);
+      window.__madangCaptions.push(c.kind);
     }
-    if (view.result.nagari) box.append(h("p", {}, "나가리 — 다음 판에 판돈이 쌓입니다"));
+    if (!this.timer) this.next();
   }
-  const pays = (result && result.payments) || [];
-  if (pays.length) {
-    box.append(h("h3", {}, "정산"), h("ul.payments", {}, pays.map((p) =>
-      h("li", {}, `${name(p.from)} → ${name(p.to)}: ${p.points}점`, p.amount !== undefined ? ` (${fmtAmount(p.amount)})` : "", p.reason ? ` · ${p.reason}` : ""))));
-  } else {
-    box.append(h("p", {}, "주고받을 점수가 없습니다."));
+  next() {
+    const c = this.queue.shift();
+    if (!c) {
+      this.timer = 0;
+      this.el.className = "captions";
+      clear(this.el);
+      return;
+    }
+    clear(this.el).append(h("div.cap-text", {}, c.text), c.who ? h("div.cap-who", {}, c.who) : null);
+    this.el.className = `captions show cap-${c.kind}`;
+    this.el.dataset.kind = c.kind;
+    this.timer = setTimeout(() => this.next(), this.queue.length ? 900 : 1500);
   }
-  if (result && result.ratings) {
-    box.append(h("p.ratings", {}, Object.entries(result.ratings).map(([s, r]) =>
-      h("span", {}, `${name(+s)}: ${Math.round(r.before)} → ${Math.round(r.after)}  `))));
+  stop() {
+    clearTimeout(this.timer);
   }
-  return box;
 }
 
 /** Ask before taking a seat: the game, the rules and the stake; resolves to true to sit. */
 function askToJoin(root, table) {
   return new Promise((resolve) => {
-    const sit = h("button.primary#btn-sit", { onclick: () => resolve(true) }, "앉기");
-    const watch = h("button#btn-watch", { onclick: () => resolve(false) }, "구경만 하기");
+    const sit = h("button.primary#btn-sit", { type: "button", onclick: () => resolve(true) }, t("join.sit"));
+    const watch = h("button#btn-watch", { type: "button", onclick: () => resolve(false) }, t("join.watch"));
     clear(root).append(h("div.card-panel.join-ask", { role: "dialog", "aria-modal": "true", "aria-labelledby": "join-title", "data-testid": "join-ask" },
-      h("h2#join-title", {}, `#${table.id} ${GAME_KO[table.game] || table.game} 자리에 앉을까요?`),
-      h("p.join-stake", {}, `판돈 ${table.stake}: 1점에 ${table.stake}씩 주고받습니다.`),
-      h("p", {}, `규칙: ${table.preset}`),
+      h("h2#join-title", {}, t("join.title", { id: table.id, game: t(`game.${table.game}`) })),
+      h("p.join-stake", {}, t("join.stake", { stake: table.stake })),
+      h("p", {}, t("join.rules", { preset: presetName(table.game, table.preset) })),
       h("div.actions", {}, sit, watch)));
     sit.focus();
   });
@@ -121,109 +135,233 @@ export async function tablePage(root, tableId, invite, me) {
       try {
         ({ table } = await api.post(`/api/tables/${tableId}/join`, { stake: table.stake, ...(invite ? { invite } : {}) }));
       } catch (e) {
-        toast(e.message, "error");
+        toast(errorText(e), "error");
       }
     }
     clear(root);
   }
   const game = table.game;
+  const mod = gameModule(game);
+  const tableUrl = () => `${location.origin}/table/${table.id}${table.private && table.invite ? `?invite=${table.invite}` : ""}`;
+  const copyLink = () => {
+    const url = tableUrl();
+    (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject()).then(() => toast(t("table.copied")), () => toast(url));
+  };
   const head = h("div.table-head", {},
-    h("span", {}, `#${table.id} ${GAME_KO[game] || game} · ${table.preset} · 판돈 ${table.stake}`),
-    h("span.conn", { "data-testid": "conn" }, "연결 중…"),
-    table.invite ? h("button.small", { onclick: () => {
-      const url = `${location.origin}/table/${table.id}?invite=${table.invite}`;
-      (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject()).then(() => toast("초대 링크를 복사했습니다"), () => toast(url));
-    } }, "초대 링크") : null,
-    !me && table.seats.some((s) => s.kind === "human" && !s.username) ? h("button.small", { onclick: async () => { await api.post("/api/guest"); await getMe(true); location.reload(); } }, "손님으로 참가") : null,
-    h("button.small.ghost", { onclick: async () => {
-      if (mine() && !confirm("자리를 떠나시겠습니까? (진행 중인 판은 컴퓨터가 마칩니다)")) return;
-      if (mine()) await api.post(`/api/tables/${tableId}/leave`).catch(() => {});
+    h("span.title", {}, t("table.head", { id: table.id, game: t(`game.${game}`), preset: presetName(game, table.preset), stake: table.stake })),
+    h("span.conn", { "data-testid": "conn" }, t("table.connecting")),
+    table.private && table.invite ? h("button.small", { type: "button", onclick: copyLink }, t("table.invite"))
+      : !table.private ? h("button.small", { type: "button", onclick: copyLink }, t("table.link")) : null,
+    !me && table.seats.some((s) => s.kind === "human" && !s.username)
+      ? h("button.small", { type: "button", onclick: async () => { await api.post("/api/guest"); await getMe(true); location.reload(); } }, t("table.join_guest")) : null,
+    h("button.small.ghost", { type: "button", onclick: async () => {
+      if (mine() && !confirm(t("table.leave_confirm"))) return;
+      if (mine()) {
+        await api.post(`/api/tables/${tableId}/leave`).catch(() => {});
+        rememberLeft(tableId);
+      }
       go("/");
-    } }, "나가기"));
+    } }, t("table.leave")));
+  const nextBar = h("div.next-bar.hidden", { "data-testid": "next-bar" });
   const boardWrap = h("div.board-wrap");
-  const log = h("ul.log", { "aria-label": "진행 기록 (최근 것이 위)" });
-  const overlay = h("div.overlay.hidden", { "data-testid": "settlement" });
-  root.append(h("div.table-page", {}, head, h("div.table-body", {}, boardWrap, h("aside.side", {}, h("h3", {}, "기록"), log)), overlay));
+  const waiting = h("div.waiting.hidden", { "data-testid": "waiting" });
+  const log = h("ul.log", { "aria-label": t("table.log_label") });
+  const overlay = h("div.overlay.hidden", { "data-testid": "settlement", role: "dialog", "aria-modal": "true", "aria-label": t("table.settle") });
+  root.append(h("div.table-page", {}, head, nextBar, h("div.table-body", {}, h("div.board-col", {}, waiting, boardWrap), h("aside.side", { tabindex: 0, "aria-label": t("table.log") }, h("h2.side-title", {}, t("table.log")), log)), overlay));
 
   const timers = new Timers();
   timers.root = boardWrap;
-  const st = { seat: null, seats: table.seats, view: null, prompt: null, version: 0, events: [], result: null, game_no: 0 };
-  const name = (s) => {
-    const seat = (st.seats || []).find((x) => x.seat === s);
-    return (seat && seat.username) || `자리 ${s + 1}`;
+  const captions = new Captions(boardWrap);
+  const st = { seat: null, seats: table.seats, view: null, prompt: null, version: 0, events: [], result: null, game_no: 0, status: table.status, acted: -1 };
+  const name = seatNamer(() => st.seats);
+  const ctx = {
+    act: (move) => {
+      st.acted = st.version;
+      sock.act(move);
+    },
+    name,
+    timer: timerEl,
   };
-  const describe = game === "matgo" ? describeMatgoEvent : describeMahjongEvent;
-  const ctx = { act: (move) => sock.act(move) };
-  const board = game === "matgo" ? createMatgoBoard(boardWrap, ctx) : createMahjongBoard(boardWrap, ctx);
+  const board = mod.createBoard(boardWrap, ctx);
 
+  // The log, kept for this tab across a refresh (sessionStorage), newest first.
+  const logKey = `madang:log:${tableId}`;
+  let saved = [];
+  try {
+    saved = JSON.parse(sessionStorage.getItem(logKey) || "[]");
+  } catch (e) {
+    saved = [];
+  }
+  const persist = () => sessionStorage.setItem(logKey, JSON.stringify(saved.slice(-200)));
+  function addLine(text, type) {
+    saved.push({ text, type });
+    log.prepend(h("li", { dataset: { type } }, text));
+    while (log.childElementCount > 200) log.lastChild.remove();
+  }
+  for (const line of saved.slice(-200)) log.prepend(h("li", { dataset: { type: line.type } }, line.text));
   function logEvents(events) {
     for (const e of events) {
       if (e.type === "answer") continue;
-      log.prepend(h("li", { dataset: { type: e.type } }, describe(e, name)));
+      addLine(mod.describeEvent(e, name), e.type);
     }
-    while (log.childElementCount > 200) log.lastChild.remove();
+    persist();
   }
 
   function setTimers(msg) {
     // `timers` lists every seat being asked (protocol); `prompt` is this seat's own.
-    const list = [...(msg.timers || msg.others || [])];
+    const list = [...(msg.timers || [])];
     const p = msg.prompt;
-    if (p && !list.some((t) => t.seat === p.seat)) list.push({ seat: p.seat ?? st.seat, remaining_ms: p.remaining_ms });
+    if (p && !list.some((x) => x.seat === p.seat)) list.push({ seat: p.seat ?? st.seat, remaining_ms: p.remaining_ms });
     timers.set(list);
+  }
+
+  function showWaiting() {
+    const w = st.status === "waiting" && !st.view;
+    waiting.classList.toggle("hidden", !w);
+    if (!w) return;
+    const free = st.seats.filter((s) => s.kind === "human" && !s.username).length;
+    const url = tableUrl();
+    clear(waiting).append(h("div.card-panel", {},
+      h("h2", {}, t("table.waiting_title")),
+      h("p", {}, t("table.waiting_body")),
+      h("p.free", {}, t("table.waiting_seats", { n: free })),
+      h("div.row", {}, h("input.invite-url", { value: url, readonly: true, "aria-label": t("table.invite"), onfocus: (e) => e.target.select() }),
+        h("button", { type: "button", onclick: copyLink }, t("table.copy")))));
+  }
+
+  let nextTimer = 0;
+  function nextLeft() {
+    const r = st.result;
+    if (!r || !r.next_deadline) return null;
+    return Math.max(0, Math.ceil((r.next_deadline - Date.now()) / 1000));
+  }
+  function ready() {
+    sock.ready();
+    overlay.classList.add("hidden");
+    nextBar.classList.add("hidden");
+  }
+  function paintNext() {
+    const n = nextLeft();
+    for (const b of document.querySelectorAll(".btn-next")) b.textContent = n === null ? t("table.next") : t("table.next_in", { s: n });
+  }
+  function showNextBar() {
+    const show = !!st.result && overlay.classList.contains("hidden") && st.status !== "closed";
+    nextBar.classList.toggle("hidden", !show);
+    if (!show) return;
+    clear(nextBar).append(
+      h("button.ghost", { type: "button", onclick: showResult }, t("table.show_result")),
+      st.seat !== null && !st.result.match_over ? h("button.primary.btn-next", { type: "button", onclick: ready }, t("table.next")) : null,
+      st.result.game_id ? link(`/replay/${st.result.game_id}`, t("table.replay"), "button") : null);
+    paintNext();
   }
 
   function showResult() {
     const r = st.result;
     if (!r) {
       overlay.classList.add("hidden");
+      showNextBar();
       return;
     }
     const winner = r.winner ?? (st.view && st.view.winner);
-    const title = winner === null || winner === undefined ? "나가리" : winner === st.seat ? "승리!" : st.seat === null ? `${name(winner)} 승리` : "패배";
+    const title = winner === null || winner === undefined ? t("table.nagari") : winner === st.seat ? t("table.win") : st.seat === null ? t("table.winner", { name: name(winner) }) : t("table.lose");
+    const pays = r.payments || [];
+    const close = () => {
+      overlay.classList.add("hidden");
+      showNextBar();
+    };
     clear(overlay).append(h("div.card-panel.result", {},
-      h("h2", {}, title, r.points ? ` ${r.points}점` : ""),
-      settlementSheet(game, st.view, r, name),
+      h("h2", {}, title, r.points ? t("table.points_title", { n: r.points }) : ""),
+      mod.settlement(st.view, r, name),
+      pays.length
+        ? [h("h3", {}, t("table.settle")), h("ul.payments", { "data-testid": "payments" }, pays.map((p) =>
+          h("li", { dataset: { from: p.from, to: p.to, points: p.points, reason: p.reason } },
+            t("table.pay_line", { from: name(p.from), to: name(p.to), points: p.points }),
+            p.amount !== undefined ? ` (${fmtAmount(p.amount)})` : "", p.reason ? ` · ${payReason(p.reason)}` : "")))]
+        : h("p", {}, t("table.no_payment")),
+      r.ratings && Object.keys(r.ratings).length ? h("p.ratings", {}, t("table.ratings"), ": ", Object.entries(r.ratings).map(([s, x]) =>
+        h("span", {}, t("table.rating_line", { name: name(+s), before: Math.round(x.before), after: Math.round(x.after) }), " "))) : null,
+      r.match_over ? h("p", {}, t("table.match_over")) : null,
       h("div.row", {},
-        st.seat !== null && !r.match_over ? h("button.primary#btn-next", { onclick: () => { sock.ready(); overlay.classList.add("hidden"); } }, "다음 판") : null,
-        r.game_id ? link(`/replay/${r.game_id}`, "다시 보기", "button") : null,
-        link("/", "로비로", "button ghost"),
-        h("button.ghost", { onclick: () => overlay.classList.add("hidden") }, "닫기"))));
+        st.seat !== null && !r.match_over ? h("button.primary.btn-next#btn-next", { type: "button", onclick: ready }, t("table.next")) : null,
+        r.game_id ? link(`/replay/${r.game_id}`, t("table.replay"), "button") : null,
+        link("/", t("table.to_lobby"), "button ghost"),
+        h("button.ghost#btn-close", { type: "button", onclick: close }, t("table.close")))));
     overlay.classList.remove("hidden");
+    nextBar.classList.add("hidden");
+    paintNext();
+    const first = overlay.querySelector("button");
+    if (first) first.focus();
   }
+  nextTimer = setInterval(paintNext, 1000);
 
   function render() {
+    showWaiting();
     if (!st.view) return;
     board.render({ view: st.view, prompt: st.prompt, seat: st.seat, seats: st.seats, version: st.version, events: st.events });
+  }
+
+  /** A question of ours that the server answered when our time ran out: say so. */
+  function checkTimeout(before, msg) {
+    const p = before.prompt;
+    if (!p || st.seat === null || p.seat !== st.seat || st.acted === before.version) return;
+    if (msg.game_no !== before.game_no) return;
+    const left = before.deadlineAt - Date.now();
+    if (left > 1500) return; // another tab of this seat answered, not the timer
+    const mine = (msg.events || []).find((e) => e.seat === st.seat && e.type !== "answer") || (msg.events || []).find((e) => e.seat === st.seat);
+    if (!mine) return;
+    const text = t("table.timeout", { move: mod.describeEvent(mine, name) });
+    toast(text, "warn");
+    addLine(text, "timeout");
+    persist();
   }
 
   const sock = new TableSocket(tableId, {
     invite,
     onStatus: (s) => {
       const c = head.querySelector(".conn");
-      c.textContent = s === "open" ? "● 연결됨" : s === "connecting" ? "연결 중…" : "연결 끊김, 다시 연결 중…";
+      c.textContent = s === "open" ? t("table.open") : s === "connecting" ? t("table.connecting") : t("table.closed_conn");
       c.className = `conn ${s}`;
     },
     onMessage: (msg) => {
       switch (msg.type) {
         case "welcome":
           st.seat = msg.seat;
-          if (msg.table) st.seats = msg.table.seats;
+          if (msg.table) {
+            st.seats = msg.table.seats;
+            st.status = msg.table.status;
+          }
           break;
-        case "snapshot":
-          Object.assign(st, { view: msg.view, prompt: msg.prompt, version: msg.version, events: [], result: msg.result || null, game_no: msg.game_no });
+        case "snapshot": {
+          Object.assign(st, { view: msg.view, prompt: msg.prompt, version: msg.version, events: [], result: msg.result || null, game_no: msg.game_no, status: msg.status });
+          st.deadlineAt = msg.prompt ? Date.now() + msg.prompt.remaining_ms : 0;
           if (msg.seats) st.seats = msg.seats;
+          if (msg.view && !saved.length) {
+            // A table seen for the first time in this tab: how the game began.
+            addLine(t("table.game_no", { n: msg.game_no }), "game_no");
+            for (const line of mod.intro(msg.view, name)) addLine(line, "intro");
+            persist();
+          }
           setTimers(msg);
           render();
           showResult();
           break;
-        case "update":
+        }
+        case "update": {
+          const before = { prompt: st.prompt, version: st.version, game_no: st.game_no, deadlineAt: st.deadlineAt };
           if (msg.game_no !== st.game_no) {
             st.result = null;
-            showResult();
+            overlay.classList.add("hidden");
+            nextBar.classList.add("hidden");
+            addLine(t("table.game_no", { n: msg.game_no }), "game_no");
           }
-          Object.assign(st, { view: msg.view, prompt: msg.prompt, version: msg.version, events: msg.events || [], game_no: msg.game_no });
+          const firstView = !st.view;
+          Object.assign(st, { view: msg.view, prompt: msg.prompt, version: msg.version, events: msg.events || [], game_no: msg.game_no, status: msg.result ? "between" : "playing" });
+          st.deadlineAt = msg.prompt ? Date.now() + msg.prompt.remaining_ms : 0;
           if (msg.result) st.result = msg.result;
+          if (firstView) for (const line of mod.intro(msg.view, name)) addLine(line, "intro");
+          checkTimeout(before, msg);
           logEvents(msg.events || []);
+          captions.push((msg.events || []).flatMap((e) => mod.captions(e, name)));
           setTimers(msg);
           render();
           if (msg.result) {
@@ -231,12 +369,20 @@ export async function tablePage(root, tableId, invite, me) {
             getMe(true);
           }
           break;
+        }
         case "seats":
           st.seats = msg.seats;
           render();
           break;
+        case "closed":
+          st.status = "closed";
+          nextBar.classList.add("hidden");
+          addLine(t("error.table_closed"), "closed");
+          persist();
+          toast(t("error.table_closed"), "error");
+          break;
         case "error":
-          toast(ERROR_KO[msg.code] || msg.message, "error");
+          toast(errorText(msg), "error");
           break;
         default:
           break;
@@ -248,15 +394,19 @@ export async function tablePage(root, tableId, invite, me) {
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
     if (e.key === "Escape" && !overlay.classList.contains("hidden") && !st.prompt) {
       overlay.classList.add("hidden");
+      showNextBar();
       return;
     }
+    if (!overlay.classList.contains("hidden")) return;
     if (board.key(e)) e.preventDefault();
   };
   document.addEventListener("keydown", onKey);
   return {
     destroy() {
       document.removeEventListener("keydown", onKey);
+      clearInterval(nextTimer);
       timers.stop();
+      captions.stop();
       sock.close();
       board.destroy();
     },

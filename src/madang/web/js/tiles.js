@@ -1,13 +1,13 @@
 // 마작패 (majakpae): mahjong tiles drawn in SVG by this project. MPSZ codes as in
 // notation.md: 1m–9m 만수, 1p–9p 통수, 1z–7z 동 남 서 북 백 발 중, 1f–4f flowers.
 
+import { t } from "./i18n.js";
+
 const W = 40;
 const H = 54;
 const NUM_HAN = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
 const HONOR = ["", "東", "南", "西", "北", "", "發", "中"];
-const HONOR_KO = ["", "동", "남", "서", "북", "백", "발", "중"];
 const FLOWER = ["", "春", "夏", "秋", "冬"];
-const FLOWER_KO = ["", "춘", "하", "추", "동"];
 
 // Pip positions of 통수 (circles) on a 3×3 grid-ish layout, in tile units.
 const PIPS = {
@@ -23,15 +23,17 @@ const PIPS = {
 };
 const PIP_COL = ["#1f5fbf", "#2f7a3d", "#c0392b"];
 
-/** Korean name of a tile code, e.g. "3m" -> "삼만", for titles and screen readers. */
+/** The name of a tile code, e.g. "3m" -> "3만", for the log, titles and screen readers. */
 export function tileName(code) {
-  const n = +code[0];
+  if (code === "back") return t("mahjong.tile.back");
   const s = code[1];
-  const ko = ["", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"];
-  if (s === "m") return `${ko[n]}만`;
-  if (s === "p") return `${ko[n]}통`;
-  if (s === "z") return HONOR_KO[n];
-  return `꽃 ${FLOWER_KO[n]}`;
+  if (s === "m" || s === "p") return t(`mahjong.tile.${s}`, { n: code[0] });
+  return t(`mahjong.tile.${s}${code[0]}`);
+}
+
+/** Several tile names, joined by spaces. */
+export function tileNames(codes) {
+  return (codes || []).map(tileName).join(" ");
 }
 
 /** Sort key: 만수, 통수, honors, flowers. */
@@ -76,7 +78,7 @@ export function tileSvg(code) {
       body += `<text x="20" y="47" font-size="13" text-anchor="middle" fill="#7a2a10" font-weight="700">${FLOWER[n]}</text>`;
     }
   }
-  const title = code === "back" ? "뒷면" : tileName(code);
+  const title = tileName(code);
   const svg = `<svg class="tile-svg" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${title}"><title>${title}</title>${body}</svg>`;
   cache.set(code, svg);
   return svg;

@@ -1,0 +1,12 @@
+// The game modules the pages know: each gives its board, event lines, captions, move
+// names, opening lines and settlement sheet. Game knowledge stays in its own module.
+import { matgoModule } from "./matgo.js";
+import { mahjongModule } from "./mahjong.js";
+
+export const GAMES = { matgo: matgoModule, mahjong: mahjongModule };
+
+export function gameModule(game) {
+  const m = GAMES[game];
+  if (!m) throw new Error(`unknown game ${game}`);
+  return m;
+}

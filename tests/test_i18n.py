@@ -1,0 +1,134 @@
+"""The message catalogue: complete in both languages, in step with the engines' names,
+and the terminal's words for every sample never show a raw code or a missing key."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from tests.samples import mahjong_samples, matgo_samples, matgo_sheets
+
+from madang.i18n import LANGUAGES, MissingMessage, catalogue, t
+from madang.mahjong.patterns import PATTERNS as MJ_PATTERNS
+from madang.mahjong.render import caption as mj_caption
+from madang.mahjong.render import narrate as mj_narrate
+from madang.mahjong.render import settlement_lines
+from madang.mahjong.rules import PRESETS as MJ_PRESETS
+from madang.mahjong.state import VERBS
+from madang.matgo.engine import INSTANT_PPEOK, Phase
+from madang.matgo.events import EVENT_FIELDS
+from madang.matgo.render import caption as mg_caption
+from madang.matgo.render import multiplier_name, table_lines
+from madang.matgo.render import narrate as mg_narrate
+from madang.matgo.rules import PRESETS as MG_PRESETS
+from madang.matgo.scoring import MISSIONS
+from madang.matgo.scoring import PATTERNS as MG_PATTERNS
+
+ROOT = Path(__file__).resolve().parents[1]
+#: A raw card code (08g, 09p2, 11d, b3) or tile code (3m, 7z, 1f) in shown text.
+RAW = re.compile(r"\b(\d\d[garpd]\d?|b[23][xy]?|[1-9][mpzf])\b")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _error_codes() -> set[str]:
+    text = (ROOT / "docs" / "protocol.md").read_text("utf-8")
+    table = text[text.index("| code | HTTP | meaning |") : text.index("## Accounts")]
+    codes = set(re.findall(r"^\| `(\w+)` \|", table, re.M))
+    server = "".join(p.read_text("utf-8") for p in (ROOT / "src/madang/server").glob("*.py"))
+    codes |= set(re.findall(r'WireError\(\s*"(\w+)"', server))
+    assert len(codes) >= 20
+    return codes
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_languages_hold_the_same_keys_and_placeholders(lang: str) -> None:
+    ko, other = catalogue("ko"), catalogue(lang)
+    assert set(other) == set(ko)
+    for key, text in other.items():
+        assert text.strip(), key
+        assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(ko[key])), key
+
+
+def test_a_missing_key_is_an_error() -> None:
+    with pytest.raises(MissingMessage):
+        t("matgo.ev.no_such_event")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_name_the_engines_use_is_in_the_catalogue(lang: str) -> None:
+    cat = catalogue(lang)
+    want = {f"matgo.ev.{e}" for e in EVENT_FIELDS}
+    want |= {f"matgo.q.{p.name.lower()}" for p in Phase if p is not Phase.OVER}
+    want |= {f"matgo.jokbo.{p.name}" for p in MG_PATTERNS} | {
+        "matgo.jokbo.chongtong", "matgo.jokbo.sam_ppeok"}  # fmt: skip
+    want |= {f"matgo.mission.{m.name}" for m in MISSIONS}
+    want |= {f"pay.{r}" for _, r in INSTANT_PPEOK.values()}
+    want |= {f"pay.{r}" for r in ("win", "chongtong", "sam_ppeok", "cheot_ttadak", "ssoa", "olla")}
+    want |= {
+        f"matgo.end.{r}"
+        for r in ("stop", "last_card", "nagari", "redeal", "chongtong", "sam_ppeok")
+    }
+    want |= {f"matgo.redeal.{r}" for r in ("four_on_floor", "two_chongtong")}
+    want |= {
+        f"matgo.steal.{r}" for r in ("ppeok", "jabbeok", "ttadak", "jjok", "sseul", "bomb", "bonus")
+    }
+    want |= {f"matgo.mult.{m}" for m in ("go", "heundeulgi", "pibak", "gwangbak", "meongtta",
+                                          "meongbak", "gobak", "nagari_carry")}  # fmt: skip
+    want |= {f"mahjong.pattern.{p.name}" for p in MJ_PATTERNS}
+    want |= {f"mahjong.verb.{v}" for v in VERBS} | {f"mahjong.move.{v}" for v in VERBS}
+    want |= {f"mahjong.ev.{e}" for e in ("deal", "draw", "flower", "discard", "ask", "answer",
+                                          "pon", "kan", "ankan", "kakan", "nagari", "end",
+                                          "payment")}  # fmt: skip
+    for game, presets in (("matgo", MG_PRESETS), ("mahjong", MJ_PRESETS)):
+        want |= {f"preset.{game}.{p}" for p in presets} | {
+            f"preset.{game}.{p}.desc" for p in presets
+        }
+    want |= {f"error.{c}" for c in _error_codes()}
+    assert sorted(want - set(cat)) == []
+
+
+def test_korean_names_agree_with_the_engines() -> None:
+    for p in MG_PATTERNS:
+        assert t(f"matgo.jokbo.{p.name}") == p.name_ko
+    for m in MISSIONS:
+        assert t(f"matgo.mission.{m.name}") == m.name_ko
+    for q in MJ_PATTERNS:
+        assert t(f"mahjong.pattern.{q.name}") == q.name_ko
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\[/?[a-z_ ]*\]", "", text)  # Rich markup
+
+
+def _check(text: str) -> None:
+    plain = _clean(text)
+    assert "{" not in plain and not RAW.search(plain), plain
+    assert not re.search(r"[A-Za-z]{2,}", plain), plain
+
+
+def test_terminal_words_for_every_matgo_sample() -> None:
+    s = matgo_samples()
+    names = ("나", "상대")
+    for e in s["events"]:
+        for text in (mg_narrate(e, names), mg_caption(e, names)):
+            if text is not None:
+                _check(text)
+    for v in s["views"]:
+        for line in table_lines(v, names):
+            _check(line.replace("(선)", ""))
+    for sheet in matgo_sheets():
+        for m in sheet["multipliers"]:  # type: ignore[attr-defined]
+            _check(multiplier_name(m))
+
+
+def test_terminal_words_for_every_mahjong_sample() -> None:
+    s = mahjong_samples()
+    names = ("나", "오른쪽", "맞은편", "왼쪽")
+    for e in s["events"]:
+        for text in (mj_narrate(e, names), mj_caption(e, names)):
+            if text is not None:
+                _check(text)
+    for v in s["results"]:
+        for line in settlement_lines(v["result"], names):
+            _check(line)
