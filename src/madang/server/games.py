@@ -340,9 +340,7 @@ class MahjongSession(Session):
         return list(st.pending) if st.phase in (PHASE_CLAIM, PHASE_ROB) else []
 
     def offered_view(self, seat: int | None) -> dict[str, Any]:
-        from madang.mahjong.view import view
-
-        return view(self._offer, seat) if self.offering else self.view(seat)
+        return self._view_of(self._offer, seat) if self.offering else self.view(seat)
 
     def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
         now: list[Any] = []
@@ -380,9 +378,13 @@ class MahjongSession(Session):
         return redact_all(events, seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        return self._view_of(self.match.hand, seat)
+
+    def _view_of(self, st: Any, seat: int | None) -> dict[str, Any]:
+        """The engine's view of ``st`` (the hand, or an offer of it) with the match and
+        the seat's discard help."""
         from madang.mahjong.view import discard_help, view
 
-        st = self.match.hand
         v = view(st, seat)
         m = self.match
         repeat = 0  # 연장: hands in a row that this dealer has dealt before this one
