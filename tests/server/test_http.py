@@ -30,6 +30,13 @@ def test_register_login_logout(client: TestClient) -> None:
     assert "httponly" in set_cookie and "samesite=lax" in set_cookie
 
 
+def test_session_answers_without_a_401(client: TestClient) -> None:
+    assert client.get("/api/session").json() == {"user": None}
+    register(client)
+    got = client.get("/api/session").json()
+    assert got["user"]["username"] == "minsu" and got["balance"] == 0
+
+
 def test_old_session_dies_on_logout(client: TestClient) -> None:
     register(client)
     token = client.cookies.get("madang_session")

@@ -296,6 +296,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         token = await new_session(request, user["id"])
         return with_cookie(JSONResponse({"user": user}, status_code=201), token)
 
+    @app.get("/api/session")
+    async def session(request: Request) -> dict[str, Any]:
+        """Who this browser is: ``/api/me``'s answer, or ``{"user": null}`` (not a 401,
+        so a logged-out page load logs no error)."""
+        if await current_user(request) is None:
+            return {"user": None}
+        return await me(request)
+
     @app.get("/api/me")
     async def me(request: Request) -> dict[str, Any]:
         hub = hub_of(request)

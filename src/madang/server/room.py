@@ -129,6 +129,7 @@ class Seat:
             "level": self.level,
             "connected": self.kind == "bot" or bool(self.conns),
             "bot_control": self.kind == "bot" or self.bot_control,
+            "left": self.left,
         }
 
 

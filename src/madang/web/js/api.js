@@ -44,21 +44,9 @@ let me = null;
 let meLoaded = false;
 export async function getMe(force = false) {
   if (meLoaded && !force) return me;
-  // Without a session this browser knows of, do not ask (a logged-out page load would
-  // log a 401 in the console); a login, registration or guest start sets the mark.
-  const marked = localStorage.getItem("madang:session") === "1";
-  if (!marked && !force) {
-    me = null;
-  } else {
-    try {
-      me = await api.get("/api/me");
-    } catch (e) {
-      if (e.code !== "unauthorized") throw e;
-      me = null;
-    }
-  }
-  if (me) localStorage.setItem("madang:session", "1");
-  else localStorage.removeItem("madang:session");
+  // /api/session answers {user: null} when logged out: no 401 in the console.
+  const got = await api.get("/api/session");
+  me = got.user ? got : null;
   meLoaded = true;
   window.dispatchEvent(new CustomEvent("madang:me", { detail: me }));
   return me;

@@ -69,7 +69,8 @@ function seatText(s) {
 
 function tableRow(t_, me, left) {
   const seatedHere = t_.seats.some((s) => s.username && me && s.username === me.user.username);
-  const mine = seatedHere && !left.has(t_.id);
+  const gone = t_.seats.some((s) => s.left && me && s.username === me.user.username);
+  const mine = seatedHere && !gone && !left.has(t_.id);
   const free = t_.seats.some((s) => s.kind === "human" && !s.username);
   return h("li.table-row", { dataset: { table: t_.id } },
     h("div.t-title", {}, `#${t_.id} ${t(`game.${t_.game}`)}`, h("span.tag", { title: presetDesc(t_.game, t_.preset) }, presetName(t_.game, t_.preset)),
