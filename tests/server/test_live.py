@@ -110,27 +110,22 @@ def test_connections_per_address(live: Callable[..., Live]) -> None:
     assert srv.get("/api/config") == 200
 
 
-def test_forwarded_headers_only_from_a_configured_proxy(live: Callable[..., Live]) -> None:
-    # Unconfigured: X-Forwarded-For from loopback is ignored, so changing it does not
-    # dodge the per-address login throttle.
-    srv = live(login_address_failures=3)
-    codes = [
+def failed_logins(srv: Live, n: int) -> list[int]:
+    """``n`` failed logins, each claiming another forwarded address."""
+    return [
         srv.post(
             "/api/login",
             {"username": f"nobody{i}", "password": "wrong-pw"},
             {"X-Forwarded-For": f"203.0.113.{i}"},
         )
-        for i in range(4)
+        for i in range(n)
     ]
-    assert codes == [401, 401, 401, 429]
+
+
+def test_forwarded_headers_only_from_a_configured_proxy(live: Callable[..., Live]) -> None:
+    # Unconfigured: X-Forwarded-For from loopback is ignored, so changing it does not
+    # dodge the per-address login throttle.
+    assert failed_logins(live(login_address_failures=3), 4) == [401, 401, 401, 429]
     # Behind a configured proxy (loopback here), each forwarded address is its own.
     proxied = live(login_address_failures=3, forwarded_allow_ips="127.0.0.1")
-    codes = [
-        proxied.post(
-            "/api/login",
-            {"username": f"nobody{i}", "password": "wrong-pw"},
-            {"X-Forwarded-For": f"203.0.113.{i}"},
-        )
-        for i in range(4)
-    ]
-    assert codes == [401, 401, 401, 401]
+    assert failed_logins(proxied, 4) == [401, 401, 401, 401]

@@ -257,22 +257,18 @@ class RateLimits:
 
     def hit(self, what: str, addr: str) -> None:
         """Count one ``what`` (``register``, ``guest``) from ``addr``; ``throttled`` when over."""
-        item = self._items[what]
-        if not self._limiter.hit(item, what, addr):
-            reset, _ = self._limiter.get_window_stats(item, what, addr)
-            raise WireError(
-                "throttled",
-                f"too many {what} accounts from your address; try again later",
-                retry_after=max(1.0, reset - time.time()),
-            )
+        if not self._limiter.hit(self._items[what], what, addr):
+            self._refuse(what, addr)
 
     def peek(self, what: str, addr: str) -> None:
         """Raise ``throttled`` if a ``what`` from ``addr`` would be refused (counts nothing)."""
-        item = self._items[what]
-        if not self._limiter.test(item, what, addr):
-            reset, _ = self._limiter.get_window_stats(item, what, addr)
-            raise WireError(
-                "throttled",
-                f"too many {what} accounts from your address; try again later",
-                retry_after=max(1.0, reset - time.time()),
-            )
+        if not self._limiter.test(self._items[what], what, addr):
+            self._refuse(what, addr)
+
+    def _refuse(self, what: str, addr: str) -> None:
+        reset, _ = self._limiter.get_window_stats(self._items[what], what, addr)
+        raise WireError(
+            "throttled",
+            f"too many {what} accounts from your address; try again later",
+            retry_after=max(1.0, reset - time.time()),
+        )
