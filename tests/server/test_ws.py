@@ -170,6 +170,7 @@ def test_timer_plays_the_default_answer(make_client: Callable[..., TestClient]) 
         m = recv_until(ws, "update")  # nobody answered: the server played for us
         played = [e for e in m["events"] if e.get("seat") == 0]
         assert played, m["events"]
+        assert m["timeout"] == 0  # and says so
         ws.send_text(json.dumps({"type": "act", "version": version, "action": prompt["legal"][0]}))
         assert recv_until(ws, "error")["code"] == "stale_version"
 

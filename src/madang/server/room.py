@@ -473,7 +473,9 @@ class Room:
             raise WireError("illegal_action", "you have nothing to answer now")
         await self._apply(seat, action)
 
-    async def _apply(self, seat: int, move: str) -> None:
+    async def _apply(self, seat: int, move: str, *, timed_out: bool = False) -> None:
+        """Play ``seat``'s move; ``timed_out``: the default answer when its time ran out
+        (its own stream's update says so in ``timeout``)."""
         sess = self.session
         assert sess is not None
         offering = self.offer_until is not None
@@ -490,13 +492,13 @@ class Room:
             now, later = sess.split_offer(events)
             self.deferred.extend(later)
             self._ask(seat)
-            self._broadcast(now)
+            self._broadcast(now, timeout=seat if timed_out else None)
             return
         if sess.over:
-            await self._finish(events)
+            await self._finish(events, timeout=seat if timed_out else None)
             return
         self._ask(seat)
-        self._broadcast(events)
+        self._broadcast(events, timeout=seat if timed_out else None)
 
     async def _end_offer(self) -> None:
         """The pause after an offered move is over: show what followed it."""
@@ -512,7 +514,7 @@ class Room:
         self._ask(None)
         self._broadcast(events, offer_over=True)
 
-    async def _finish(self, events: list[Any]) -> None:
+    async def _finish(self, events: list[Any], *, timeout: int | None = None) -> None:
         """Settle the finished game (committed first), then tell everybody."""
         sess = self.session
         assert sess is not None and self.game_id is not None
@@ -544,7 +546,7 @@ class Room:
         self.next_deadline = time.monotonic() + self.config.next_game_seconds
         result["next_deadline"] = None if leaving else self._epoch_ms(self.next_deadline)
         self.last_result = result
-        self._broadcast(events, result=result)
+        self._broadcast(events, result=result, timeout=timeout)
         if leaving:
             await self._close("a player left")
 
@@ -615,9 +617,9 @@ class Room:
                     s.bot_control = True
                     self._send_seats()
                 move = await self._bot_move(seat)
+                await self._apply(seat, move)
             else:
-                move = self.session.default_move(seat)
-            await self._apply(seat, move)
+                await self._apply(seat, self.session.default_move(seat), timed_out=True)
             steps += 1
             if steps % 64 == 0:
                 await asyncio.sleep(0)  # let other tables run
@@ -726,6 +728,7 @@ class Room:
         result: dict[str, Any] | None = None,
         new_game: bool = False,
         offer_over: bool = False,
+        timeout: int | None = None,
     ) -> None:
         sess = self.session
         assert sess is not None
@@ -754,6 +757,8 @@ class Room:
             }
             if result is not None:
                 msg["result"] = result
+            if timeout is not None and timeout == key:
+                msg["timeout"] = timeout  # your time ran out: the default answer was played
             text = dumps(msg)
             stream.history.append((stream.version, text))
             if len(stream.history) > self.config.history:

@@ -300,16 +300,12 @@ export async function tablePage(root, tableId, invite, me) {
     board.render({ view: st.view, prompt: st.prompt, seat: st.seat, seats: st.seats, version: st.version, events: st.events });
   }
 
-  /** A question of ours that the server answered when our time ran out: say so. */
+  /** A question of ours that the server answered when our time ran out (the update
+   *  says so in `timeout`): say so. */
   function checkTimeout(before, msg) {
-    const p = before.prompt;
-    if (!p || st.seat === null || p.seat !== st.seat || st.acted === before.version) return;
-    if (msg.game_no !== before.game_no) return;
-    const left = before.deadlineAt - Date.now();
-    if (left > 1500) return; // another tab of this seat answered, not the timer
+    if (st.seat === null || msg.timeout !== st.seat) return;
     const mine = (msg.events || []).find((e) => e.seat === st.seat && e.type !== "answer") || (msg.events || []).find((e) => e.seat === st.seat);
-    if (!mine) return;
-    const text = t("table.timeout", { move: mod.describeEvent(mine, name) });
+    const text = t("table.timeout", { move: mine ? mod.describeEvent(mine, name) : "" });
     toast(text, "warn");
     addLine(text, "timeout");
     persist();
