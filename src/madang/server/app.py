@@ -36,7 +36,8 @@ from madang.server.auth import (
 )
 from madang.server.config import ServerConfig
 from madang.server.db import make_engine, migrate
-from madang.server.games import SEATS, presets
+from madang.server.games import games, presets
+from madang.server.games import seats as seats_of
 from madang.server.room import Conn, Room, Seat, dumps
 from madang.server.schemas import body as documented
 from madang.server.security import Guard
@@ -319,7 +320,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
         return {
-            "games": {g: {"seats": n, "presets": presets(g)} for g, n in SEATS.items()},
+            "games": {g: {"seats": seats_of(g), "presets": presets(g)} for g in games()},
             "bot_levels": bot_levels(),
             "stakes": list(config.stakes),
             "timers": {
@@ -370,7 +371,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if row is None:
                 raise WireError("not_found", f"no user {name!r}")
             uid = row.id
-        if game is not None and game not in SEATS:
+        if game is not None and game not in games():
             raise WireError("bad_request", f"unknown game {game!r}")
         limit, before = _limit(limit, before, 20)
         return {"games": await hub.db(store.games_of, uid, game, limit, before)}
@@ -402,7 +403,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def get_leaderboard(
         request: Request, game: str = "matgo", limit: int | None = None
     ) -> dict[str, Any]:
-        if game not in SEATS:
+        if game not in games():
             raise WireError("bad_request", f"unknown game {game!r}")
         limit, _ = _limit(limit, None)
         return {"game": game, "entries": await hub_of(request).db(store.leaderboard, game, limit)}
@@ -432,8 +433,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 f"you have {config.tables_per_user} open tables already; close one first",
             )
         game = data.get("game")
-        if not isinstance(game, str) or game not in SEATS:
-            raise WireError("bad_request", "game must be matgo or mahjong")
+        if not isinstance(game, str) or game not in games():
+            raise WireError("bad_request", f"game must be one of {', '.join(games())}")
         preset = data.get("preset", "default")
         if not isinstance(preset, str) or preset not in presets(game):
             raise WireError("rule_config", f"unknown {game} preset {preset!r}")
@@ -446,8 +447,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if not isinstance(private, bool):
             raise WireError("bad_request", "private must be true or false")
         specs = data.get("seats")
-        if not isinstance(specs, list) or len(specs) != SEATS[game]:
-            raise WireError("bad_request", f"{game} needs {SEATS[game]} seats")
+        if not isinstance(specs, list) or len(specs) != seats_of(game):
+            raise WireError("bad_request", f"{game} needs {seats_of(game)} seats")
         levels = bot_levels()
         seats: list[Seat] = []
         for i, spec in enumerate(specs):

@@ -27,7 +27,7 @@ BODIES: dict[str, dict[str, Any]] = {
     "table": {
         "type": "object",
         "properties": {
-            "game": {"type": "string", "enum": ["matgo", "mahjong"]},
+            "game": {"type": "string"},
             "preset": {"type": "string"},
             "stake": {"type": "integer"},
             "private": {"type": "boolean"},
@@ -58,10 +58,17 @@ BODIES: dict[str, dict[str, Any]] = {
 
 
 def body(name: str) -> dict[str, Any]:
-    """The ``openapi_extra`` of an endpoint whose JSON body is ``BODIES[name]``."""
+    """The ``openapi_extra`` of an endpoint whose JSON body is ``BODIES[name]`` (a table's
+    ``game`` is one of the registered games)."""
+    schema = BODIES[name]
+    if name == "table":
+        from madang.core.registry import games
+
+        game = {"type": "string", "enum": games()}
+        schema = {**schema, "properties": {**schema["properties"], "game": game}}
     return {
         "requestBody": {
             "required": name != "empty",
-            "content": {"application/json": {"schema": BODIES[name]}},
+            "content": {"application/json": {"schema": schema}},
         }
     }

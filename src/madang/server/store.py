@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from madang.core.registry import games, spec
 from madang.server import db
 from madang.server.auth import name_key
 from madang.server.ratings import (
@@ -411,8 +412,9 @@ def finish_game(
         if rows:
             c.execute(_INSERT_LEDGER, rows)
         winner = outcome.get("winner")
-        if game == "matgo" and winner is not None and players[0] != players[1]:
-            cur = [_rating_row(c, u, "matgo") for u in players]
+        scheme = spec(game).rating
+        if scheme == "pairwise" and winner is not None and players[0] != players[1]:
+            cur = [_rating_row(c, u, game) for u in players]
             g = [Glicko(r.rating, r.rd, r.vol) if r is not None else Glicko() for r in cur]
             for s in (0, 1):
                 new = glicko2_update(g[s], [(g[1 - s], 1.0 if winner == s else 0.0)])
@@ -420,7 +422,7 @@ def finish_game(
                 _save_rating(
                     c,
                     players[s],
-                    "matgo",
+                    game,
                     r is not None,
                     new.rating,
                     new.rd,
@@ -428,8 +430,8 @@ def finish_game(
                     (r.games if r is not None else 0) + 1,
                 )
                 changes[str(s)] = {"before": round(g[s].rating, 1), "after": round(new.rating, 1)}
-        if game == "mahjong" and match_scores is not None:
-            cur = [_rating_row(c, u, "mahjong") for u in players]
+        if scheme == "placement" and match_scores is not None:
+            cur = [_rating_row(c, u, game) for u in players]
             rating = [r.rating if r is not None else START_RATING for r in cur]
             played = [r.games if r is not None else 0 for r in cur]
             deltas = placement_deltas(rating, list(match_scores), played)
@@ -439,7 +441,7 @@ def finish_game(
                     continue  # a bot account in several seats keeps its rating
                 r = cur[s]
                 _save_rating(
-                    c, u, "mahjong", r is not None, rating[s] + deltas[s], 0.0, 0.0, played[s] + 1
+                    c, u, game, r is not None, rating[s] + deltas[s], 0.0, 0.0, played[s] + 1
                 )
                 changes[str(s)] = {
                     "before": round(rating[s], 1),
@@ -505,21 +507,19 @@ def ledger_of(eng: Engine, user_id: int, limit: int, before: int | None) -> list
 
 
 def ratings_of(eng: Engine, user_id: int) -> dict[str, Any]:
-    """A player's ratings (defaults for a game not yet played)."""
+    """A player's ratings per game (defaults for a game not yet played); a pairwise
+    (Glicko-2) rating has its deviation ``rd``."""
+    pairwise = {g for g in games() if spec(g).rating == "pairwise"}
     out: dict[str, Any] = {
-        "matgo": {"rating": START_RATING, "rd": START_RD, "games": 0},
-        "mahjong": {"rating": START_RATING, "games": 0},
+        g: {"rating": START_RATING, **({"rd": START_RD} if g in pairwise else {}), "games": 0}
+        for g in games()
     }
     with eng.connect() as c:
         for r in c.execute(sa.select(db.ratings).where(db.ratings.c.user_id == user_id)):
-            if r.game == "matgo":
-                out["matgo"] = {
-                    "rating": round(r.rating, 1),
-                    "rd": round(r.rd, 1),
-                    "games": r.games,
-                }
-            else:
-                out["mahjong"] = {"rating": round(r.rating, 1), "games": r.games}
+            entry = {"rating": round(r.rating, 1), "games": r.games}
+            if r.game in pairwise:
+                entry = {"rating": round(r.rating, 1), "rd": round(r.rd, 1), "games": r.games}
+            out[r.game] = entry
     return out
 
 
@@ -608,7 +608,7 @@ def leaderboard(eng: Engine, game: str, limit: int) -> list[dict[str, Any]]:
                 "rating": round(r.rating, 1),
                 "games": r.games,
             }
-            if game == "matgo":
+            if spec(game).rating == "pairwise":
                 e["rd"] = round(r.rd, 1)
             out.append(e)
     return out

@@ -1,0 +1,153 @@
+"""The game contract: what every layer above the engines needs of a game, in one shape.
+
+A game is registered (:mod:`madang.core.registry`) with a :class:`GameSpec`: its name,
+seats, presets, rating scheme and ruleset version, a factory of :class:`Session` (a
+match in progress at a table, one game or hand at a time, speaking move strings) and
+the replay frames of a finished game's record. The server's rooms and replays use only
+this; each game implements it in its own package (``matgo/game.py``,
+``mahjong/game.py``). A new game is one package and one registration.
+
+>>> from madang.core.registry import spec
+>>> s = spec("matgo").session("default", seed=1)
+>>> seat = s.pending()[0]
+>>> ev = s.step(seat, s.legal(seat)[0])
+>>> s.version_events(ev, 1 - seat)[0]["type"]
+'play'
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+__all__ = ["BotSeat", "GameSpec", "Session"]
+
+
+class BotSeat(Protocol):
+    """What a session needs of the bot playing a seat: the bot (None: the game's
+    default answer) and its thinking budget."""
+
+    bot: Any
+    budget: Any
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One registered game."""
+
+    name: str
+    """The registry name (``matgo``, ``mahjong``)."""
+    seats: int
+    """Seats at a table."""
+    presets: Callable[[], Sequence[str]]
+    """The names of the rules presets (the first is the default)."""
+    rating: Literal["pairwise", "placement"]
+    """How results rate players: Glicko-2 per game (two seats) or placements per match."""
+    ruleset_version: str
+    """The version of the rules implementation (records of another version may differ)."""
+    session: Callable[[str, int | None], Session]
+    """A match under the named preset from a seed (None: unpredictable)."""
+    frames: Callable[[dict[str, Any]], list[dict[str, Any]]]
+    """The replay frames of a finished game's record: the spectator view with every hand
+    shown and the unredacted events of each move, the deal first."""
+
+
+class Session(ABC):
+    """A match in progress at a table, one game (or hand) at a time."""
+
+    game: str
+    seats: int
+    game_no: int
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """Whether the current game has ended."""
+
+    @abstractmethod
+    def pending(self) -> list[int]:
+        """The seats that must answer now."""
+
+    @abstractmethod
+    def public_pending(self) -> list[int]:
+        """The pending seats everyone may know of (not a private claim question)."""
+
+    @abstractmethod
+    def question(self, seat: int) -> str:
+        """What ``seat`` is asked."""
+
+    @abstractmethod
+    def legal(self, seat: int) -> list[str]:
+        """The moves ``seat`` may send now."""
+
+    @abstractmethod
+    def step(self, seat: int, move: str) -> list[Any]:
+        """Apply ``seat``'s move; return the raw events. Bad moves raise typed errors."""
+
+    @abstractmethod
+    def default_move(self, seat: int) -> str:
+        """The answer taken when ``seat``'s time runs out."""
+
+    @abstractmethod
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+        """What a bot answers for ``seat`` (it sees only the seat's view)."""
+
+    @abstractmethod
+    def start_events(self) -> list[Any]:
+        """The raw events of the deal of the current game."""
+
+    @abstractmethod
+    def version_events(self, events: list[Any], seat: int | None) -> list[dict[str, Any]]:
+        """``events`` as ``seat`` (``None``: spectator) may see them."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The engine's view of the current game for ``seat``."""
+
+    @abstractmethod
+    def payments(self) -> list[tuple[int, int, int, str]]:
+        """The finished game's payments ``(from, to, points, reason)``."""
+
+    @abstractmethod
+    def outcome(self) -> dict[str, Any]:
+        """The finished game's ``winner`` (seat or None), ``points``, ``reason``, ``sheet``."""
+
+    @abstractmethod
+    def record(self) -> dict[str, Any]:
+        """The current game's record (``notation.md``)."""
+
+    @abstractmethod
+    def next_game(self) -> bool:
+        """Deal the next game; True when a new match began (the last one was over)."""
+
+    @abstractmethod
+    def match_scores(self) -> list[int] | None:
+        """At the end of a match that has placements (mahjong): the final totals."""
+
+    # An offer is the pause after a move that others may claim (a mahjong discard or
+    # 가깡): the room shows it for the same time whether or not anyone was asked, and
+    # shows the seats that were not asked the same content either way. Games without
+    # claims never offer.
+
+    offering: bool = False
+    """Whether the last step made an offer (until :meth:`end_offer`)."""
+
+    def window(self) -> list[int]:
+        """The seats answering a private question now (a claim window), else []."""
+        return []
+
+    def offered_view(self, seat: int | None) -> dict[str, Any]:
+        """The view during an offer of a seat that is not answering it (or a spectator)."""
+        return self.view(seat)
+
+    def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
+        """The events of a step during an offer: those shown now (the offered move, the
+        private questions and answers) and those shown when the offer ends."""
+        return events, []
+
+    def end_offer(self) -> None:
+        """The offer's pause is over."""
+        self.offering = False

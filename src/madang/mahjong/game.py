@@ -1,0 +1,245 @@
+"""마작 (mahjong) under the game contract (:mod:`madang.core.game`): a table's session
+(hands in series, a new match after the last) with the offer after every discard, and
+replay frames.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from madang.core.errors import InvalidActionError
+from madang.core.game import BotSeat, GameSpec, Session
+
+__all__ = ["SPEC", "MahjongSession", "frames"]
+
+
+class MahjongSession(Session):
+    """Mahjong hands in series; a new match (from a fresh seed) after the last hand."""
+
+    def __init__(self, preset_name: str, seed: int | None) -> None:
+        from madang.mahjong.rules import preset
+
+        self.game = "mahjong"
+        self.seats = 4
+        self.rules = preset(preset_name)
+        self.rng = random.Random(seed)
+        self.game_no = 1
+        self._new_match()
+        self._finished_match: list[int] | None = None
+
+    def _new_match(self) -> None:
+        from madang.mahjong.engine import MahjongMatch
+
+        self.match = MahjongMatch(self.rules, seed=self.rng.getrandbits(64))
+
+    @property
+    def state(self) -> Any:
+        return self.match.hand
+
+    @property
+    def over(self) -> bool:
+        return bool(self.match.hand.over)
+
+    def pending(self) -> list[int]:
+        st = self.match.hand
+        return [] if st.over else list(st.pending)
+
+    def public_pending(self) -> list[int]:
+        from madang.mahjong.state import PHASE_DISCARD
+
+        st = self.match.hand
+        return list(st.pending) if st.phase == PHASE_DISCARD and not st.over else []
+
+    def question(self, seat: int) -> str:
+        return str(self.match.hand.phase)
+
+    def legal(self, seat: int) -> list[str]:
+        from madang.mahjong.engine import legal_actions
+
+        return [str(a) for a in legal_actions(self.match.hand, seat)]
+
+    def step(self, seat: int, move: str) -> list[Any]:
+        from madang.mahjong.engine import legal_actions, offered, step
+        from madang.mahjong.state import PHASE_DISCARD, Action
+
+        words = move.split()
+        if words and words[0].isdigit():
+            raise InvalidActionError("send the move without a seat number")
+        action = Action.parse(move, seat=seat)
+        st = self.match.hand
+        offer = None
+        if (
+            st.phase == PHASE_DISCARD
+            and action.verb in ("discard", "kakan")
+            and action in legal_actions(st, seat)
+        ):
+            offer = offered(st, action)
+        events = step(st, action)
+        if offer is not None:
+            self._offer = offer
+            self.offering = True
+        return events
+
+    def window(self) -> list[int]:
+        from madang.mahjong.state import PHASE_CLAIM, PHASE_ROB
+
+        st = self.match.hand
+        return list(st.pending) if st.phase in (PHASE_CLAIM, PHASE_ROB) else []
+
+    def offered_view(self, seat: int | None) -> dict[str, Any]:
+        return self._view_of(self._offer, seat) if self.offering else self.view(seat)
+
+    def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
+        now: list[Any] = []
+        later: list[Any] = []
+        for e in events:
+            (now if e["type"] in _OFFER_NOW else later).append(e)
+        return now, later
+
+    def default_move(self, seat: int) -> str:
+        from madang.mahjong.engine import default_action
+
+        return str(default_action(self.match.hand, seat))
+
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+        from madang.mahjong.engine import default_action, legal_actions
+        from madang.mahjong.view import view
+
+        st = self.match.hand
+        if bot.bot is None:
+            return str(default_action(st, seat))
+        legal = list(legal_actions(st, seat))
+        choice = bot.bot.act(view(st, seat), list(legal), rng, bot.budget)
+        if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(legal):
+            choice = legal[choice]
+        if choice not in legal:
+            return str(default_action(st, seat))
+        return str(choice)
+
+    def start_events(self) -> list[Any]:
+        return list(self.match.hand.deal_events)
+
+    def version_events(self, events: list[Any], seat: int | None) -> list[dict[str, Any]]:
+        from madang.mahjong.events import redact_all
+
+        return redact_all(events, seat)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return self._view_of(self.match.hand, seat)
+
+    def _view_of(self, st: Any, seat: int | None) -> dict[str, Any]:
+        """The engine's view of ``st`` (the hand, or an offer of it) with the match and
+        the seat's discard help."""
+        from madang.mahjong.view import discard_help, view
+
+        v = view(st, seat)
+        m = self.match
+        repeat = 0  # 연장: hands in a row that this dealer has dealt before this one
+        for h in reversed(m.hands[:-1]):
+            if h.dealer != st.dealer or h.round_wind != st.round_wind:
+                break
+            repeat += 1
+        scores = list(m.scores)
+        if st.result is not None:  # the finished hand's payments, not yet in the match
+            for frm, to, pts, _ in st.result.payments:
+                scores[frm] -= pts
+                scores[to] += pts
+        v["match"] = {
+            "scores": scores,
+            "hand_no": len(m.hands),
+            "kyoku": m.passes % 4 + 1,
+            "repeat": repeat,
+            "rounds": m.rules.rounds,
+        }
+        v["help"] = discard_help(st, seat) if seat is not None else None
+        return v
+
+    def payments(self) -> list[tuple[int, int, int, str]]:
+        res = self.match.hand.result
+        return [] if res is None else [(f, t, p, r) for f, t, p, r in res.payments]
+
+    def outcome(self) -> dict[str, Any]:
+        res = self.match.hand.result
+        winners = [] if res is None else [w.seat for w in res.winners]
+        points = sum(p[2] for p in self.payments())
+        return {
+            "winner": winners[0] if winners else None,
+            "winners": winners,
+            "points": points,
+            "reason": "nagari" if res is None or res.nagari else "win",
+            "sheet": self.view(None)["result"],
+        }
+
+    def record(self) -> dict[str, Any]:
+        from madang.mahjong.record import export_record
+
+        return export_record(self.match.hand)
+
+    def match_scores(self) -> list[int] | None:
+        """The final totals if the current hand ends the match (checked on a copy)."""
+        m = self.match
+        passes = m.passes
+        res = m.hand.result
+        if res is None:
+            return None
+        if not res.dealer_keeps:
+            passes += 1
+        if passes < 4 * m.rules.rounds:
+            return None
+        scores = list(m.scores)
+        for frm, to, pts, _ in res.payments:
+            scores[frm] -= pts
+            scores[to] += pts
+        return scores
+
+    def next_game(self) -> bool:
+        nxt = self.match.next_hand()
+        self.game_no += 1
+        if nxt is None:
+            self._new_match()
+            return True
+        return False
+
+
+_OFFER_NOW = frozenset(("discard", "kakan", "ask", "answer"))
+"""Mahjong events shown at once during an offer; the rest wait for its end."""
+
+
+def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The replay frames of a mahjong record (every hand shown)."""
+    from madang.mahjong.engine import step
+    from madang.mahjong.record import replay
+    from madang.mahjong.state import Action
+    from madang.mahjong.view import view
+
+    moves = list(record.get("moves", []))
+    state = replay({**record, "moves": []})
+
+    def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
+        v = view(state, None)
+        for s in range(4):
+            v["players"][s]["hand"] = view(state, s)["players"][s]["hand"]
+        return {"move": move, "events": list(events), "view": v}
+
+    out = [frame(None, list(state.deal_events))]
+    for m in moves:
+        out.append(frame(m, step(state, Action.parse(m))))
+    return out
+
+
+def _presets() -> list[str]:
+    from madang.mahjong.rules import PRESETS
+
+    return list(PRESETS)
+
+
+SPEC = GameSpec(
+    name="mahjong",
+    seats=4,
+    presets=_presets,
+    rating="placement",
+    ruleset_version="1",
+    session=MahjongSession,
+    frames=frames,
+)

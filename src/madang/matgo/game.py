@@ -1,0 +1,166 @@
+"""맞고 (matgo) under the game contract (:mod:`madang.core.game`): a table's session
+(games in series, the winner deals the next, 나가리 doubles the next) and replay frames.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from madang.core.errors import IllegalActionError
+from madang.core.game import BotSeat, GameSpec, Session
+
+__all__ = ["SPEC", "MatgoSession", "frames"]
+
+
+class MatgoSession(Session):
+    """Matgo games in series (the winner deals the next, 나가리 doubles the next)."""
+
+    def __init__(self, preset_name: str, seed: int | None) -> None:
+        from madang.matgo.match import MatgoMatch
+        from madang.matgo.rules import preset
+
+        self.game = "matgo"
+        self.seats = 2
+        self.match = MatgoMatch(preset(preset_name), seed=seed)
+        self.game_no = 1
+
+    @property
+    def over(self) -> bool:
+        return self.match.game.over
+
+    def pending(self) -> list[int]:
+        g = self.match.game
+        return [] if g.over else [g.current]
+
+    def public_pending(self) -> list[int]:
+        return self.pending()
+
+    def question(self, seat: int) -> str:
+        return self.match.game.phase.name.lower()
+
+    def legal(self, seat: int) -> list[str]:
+        from madang.matgo.actions import action_str
+
+        g = self.match.game
+        if g.over or g.current != seat:
+            return []
+        return [action_str(a) for a in g.legal_actions()]
+
+    def step(self, seat: int, move: str) -> list[Any]:
+        from madang.matgo.actions import parse_action
+
+        g = self.match.game
+        action = parse_action(move)
+        if g.over:
+            raise IllegalActionError("the game is over")
+        if g.current != seat:
+            raise IllegalActionError(f"it is seat {g.current}'s turn, not yours")
+        return g.step(action)
+
+    def default_move(self, seat: int) -> str:
+        from madang.matgo.actions import action_str
+
+        return action_str(self.match.game.default_action())
+
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+        from madang.matgo.actions import action_str
+        from madang.matgo.view import view
+
+        g = self.match.game
+        legal = list(g.legal_actions())
+        if bot.bot is None:
+            return action_str(g.default_action())
+        choice = bot.bot.act(view(g, seat), list(legal), rng, bot.budget)
+        if choice not in legal:
+            return action_str(g.default_action())
+        return action_str(choice)
+
+    def start_events(self) -> list[Any]:
+        return list(self.match.game.events)
+
+    def version_events(self, events: list[Any], seat: int | None) -> list[dict[str, Any]]:
+        from madang.matgo.events import redact
+
+        return [redact(e, seat) for e in events]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from madang.matgo.cards import MONTH
+        from madang.matgo.view import view
+
+        v = view(self.match.game, seat)
+        m = self.match
+        v["match"] = {
+            "game_no": self.game_no,
+            "balances": list(m.balances),
+            # 선 결정: the months drawn for the first 선 (each pair: seat 0's, seat 1's; a
+            # tie draws again). Months only: the drawn cards are not the deal's.
+            "first_draws": (
+                [[MONTH[a], MONTH[b]] for a, b in m.first_draws] if m.games_played == 0 else []
+            ),
+            "first_dealer_rule": m.rules.first_dealer.value,
+        }
+        return v
+
+    def payments(self) -> list[tuple[int, int, int, str]]:
+        return [(f, t, p, r) for f, t, p, r in self.match.game.payments]
+
+    def outcome(self) -> dict[str, Any]:
+        g = self.match.game
+        return {
+            "winner": g.winner,
+            "points": g.points,
+            "reason": g.end_reason,
+            "sheet": g.sheet.to_dict() if g.sheet is not None else None,
+        }
+
+    def record(self) -> dict[str, Any]:
+        from madang.matgo.record import export_record
+
+        return export_record(self.match.game)
+
+    def next_game(self) -> bool:
+        self.match.next_game()
+        self.game_no += 1
+        return False
+
+    def match_scores(self) -> list[int] | None:
+        return None
+
+
+def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The replay frames of a Matgo record (both hands shown)."""
+    from madang.matgo.actions import parse_action
+    from madang.matgo.cards import codes_of
+    from madang.matgo.events import event_to_dict
+    from madang.matgo.record import load_record
+    from madang.matgo.view import view
+
+    state, moves = load_record(record)
+
+    def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
+        v = view(state, None)
+        v["hands"] = [codes_of(state.hands[0]), codes_of(state.hands[1])]
+        return {"move": move, "events": [event_to_dict(e) for e in events], "view": v}
+
+    out = [frame(None, list(state.events))]
+    for m in moves:
+        out.append(frame(m, state.step(parse_action(m))))
+    return out
+
+
+def _presets() -> list[str]:
+    from madang.matgo.rules import PRESETS
+
+    return list(PRESETS)
+
+
+SPEC = GameSpec(
+    name="matgo",
+    seats=2,
+    presets=_presets,
+    rating="pairwise",
+    ruleset_version="1",
+    session=MatgoSession,
+    frames=frames,
+)

@@ -1,0 +1,94 @@
+"""One conformance test of the game contract (:mod:`madang.core.game`), run over every
+registered game and preset — and over a toy game registered by the test alone, to show
+that a new game needs nothing outside its own file and one registration line.
+
+Random games, through the contract only: legal moves non-empty exactly while the game
+runs and only for the seats asked; the default answer is legal; any legal move steps
+and anything else (forged text, another seat's moves) raises a typed error and changes
+no view; the record's replay frames follow every move to the same end; payments go
+from one seat to another in positive points. (That no view shows a hidden card or tile
+is checked per game, through the server, in ``tests/server/test_leaks.py``.)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.contract import toy
+
+from madang.core.errors import MadangError
+from madang.core.game import Session
+from madang.core.registry import games, register_spec, spec, unregister_spec
+
+CASES = [(g, p) for g in games() for p in spec(g).presets()] + [("pairs", "default")]
+GAMES_PER_CASE = {"matgo": 4, "mahjong": 2, "pairs": 20}
+FORGED = ["", "x", "play", "discard 9z", "pass pass", "0 go", "\u0000", "play a1 a2", "ron"]
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> Iterator[None]:
+    register_spec(toy.SPEC)  # the one registration line
+    yield
+    unregister_spec("pairs")
+
+
+def views(s: Session) -> str:
+    return json.dumps([s.view(seat) for seat in (*range(spec(s.game).seats), None)], default=str)
+
+
+def play(s: Session, rng: random.Random) -> None:
+    n = spec(s.game).seats
+    for _ in range(5000):
+        pending = s.pending()
+        assert bool(pending) == (not s.over)
+        if s.over:
+            return
+        for seat in range(n):
+            legal = s.legal(seat)
+            assert bool(legal) == (seat in pending), (seat, pending, legal)
+        seat = rng.choice(pending)
+        legal = s.legal(seat)
+        assert s.default_move(seat) in legal
+        before = views(s)
+        for bad in (*FORGED, *(m for o in range(n) if o != seat for m in s.legal(o))):
+            if bad in legal:
+                continue
+            with pytest.raises(MadangError):
+                s.step(seat, bad)
+            assert views(s) == before, bad
+        s.step(seat, rng.choice(legal))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("game", "preset"), CASES, ids=[f"{g}-{p}" for g, p in CASES])
+def test_random_games_keep_the_contract(game: str, preset: str) -> None:
+    game_spec = spec(game)
+    assert game_spec.name == game and game_spec.seats >= 2
+    assert game_spec.rating in ("pairwise", "placement")
+    rng = random.Random(f"{game}/{preset}")
+    s = game_spec.session(preset, rng.getrandbits(32))
+    for _ in range(GAMES_PER_CASE[game]):
+        play(s, rng)
+        record = s.record()
+        frames = game_spec.frames(record)
+        assert len(frames) == len(record["moves"]) + 1
+        last: dict[str, Any] = frames[-1]["view"]
+        assert last.get("over") or last.get("phase") == "over" or last.get("result")
+        for frm, to, points, _ in s.payments():
+            assert frm != to and points > 0
+            assert {frm, to} <= set(range(game_spec.seats))
+        s.next_game()
+
+
+def test_unknown_games_and_presets_are_typed_errors() -> None:
+    with pytest.raises(MadangError):
+        spec("sutda")
+    with pytest.raises(MadangError):
+        spec([])
+    for game in games():
+        with pytest.raises(MadangError):
+            spec(game).session("no-such-preset", 1)

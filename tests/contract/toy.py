@@ -1,0 +1,166 @@
+"""짝 맞추기 (pairs): a toy two-player game that exists only to show that a new game is
+"write one package, register it" — the conformance test, the server's room and the
+lobby play it with no edit outside this file and its one registration line.
+
+Six cards, three pairs (``a1 a2 b1 b2 c1 c2``), three to each hand from a seeded
+shuffle. On its turn a player plays a card from its hand onto the floor; a card that
+matches the floor's last card takes both (1 point). When the hands are empty the one
+with more points wins and is paid the difference.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from madang.core.errors import IllegalActionError, InvalidActionError
+from madang.core.game import BotSeat, GameSpec, Session
+
+CARDS = ("a1", "a2", "b1", "b2", "c1", "c2")
+
+
+class PairsSession(Session):
+    """Games of pairs in series."""
+
+    def __init__(self, preset: str, seed: int | None) -> None:
+        if preset not in PRESETS:
+            from madang.core.errors import RuleConfigError
+
+            raise RuleConfigError(f"unknown pairs preset {preset!r}")
+        self.game = "pairs"
+        self.seats = 2
+        self.rng = random.Random(seed)
+        self.game_no = 1
+        self._deal()
+
+    def _deal(self) -> None:
+        deck = list(CARDS)
+        self.rng.shuffle(deck)
+        self.deck = list(deck)
+        self.hands = [sorted(deck[:3]), sorted(deck[3:])]
+        self.floor: list[str] = []
+        self.points = [0, 0]
+        self.turn = 0
+        self.moves: list[str] = []
+
+    @property
+    def over(self) -> bool:
+        return not self.hands[0] and not self.hands[1]
+
+    def pending(self) -> list[int]:
+        return [] if self.over else [self.turn]
+
+    def public_pending(self) -> list[int]:
+        return self.pending()
+
+    def question(self, seat: int) -> str:
+        return "play"
+
+    def legal(self, seat: int) -> list[str]:
+        return [f"play {c}" for c in self.hands[seat]] if seat in self.pending() else []
+
+    def step(self, seat: int, move: str) -> list[Any]:
+        words = move.split() if isinstance(move, str) else []
+        if len(words) != 2 or words[0] != "play" or words[1] not in CARDS:
+            raise InvalidActionError(f"not a pairs move: {move!r}")
+        if seat not in self.pending() or words[1] not in self.hands[seat]:
+            raise IllegalActionError(f"{move} is not legal now")
+        card = words[1]
+        self.hands[seat].remove(card)
+        self.moves.append(f"{seat} {move}")
+        events: list[Any] = [{"type": "play", "seat": seat, "card": card}]
+        if self.floor and self.floor[-1][0] == card[0]:
+            self.floor.pop()
+            self.points[seat] += 1
+            events.append({"type": "take", "seat": seat})
+        else:
+            self.floor.append(card)
+        self.turn = 1 - seat
+        return events
+
+    def default_move(self, seat: int) -> str:
+        return self.legal(seat)[0]
+
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+        return rng.choice(self.legal(seat))
+
+    def start_events(self) -> list[Any]:
+        return [{"type": "deal", "seat": s, "cards": list(self.hands[s])} for s in (0, 1)]
+
+    def version_events(self, events: list[Any], seat: int | None) -> list[dict[str, Any]]:
+        out = []
+        for e in events:
+            if e["type"] == "deal" and e["seat"] != seat:
+                e = {"type": "deal", "seat": e["seat"], "count": len(e["cards"])}
+            out.append(e)
+        return out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "game": "pairs",
+            "seat": seat,
+            "hands": [h if s == seat else None for s, h in enumerate(self.hands)],
+            "counts": [len(h) for h in self.hands],
+            "floor": list(self.floor),
+            "points": list(self.points),
+            "over": self.over,
+        }
+
+    def payments(self) -> list[tuple[int, int, int, str]]:
+        a, b = self.points
+        if not self.over or a == b:
+            return []
+        win = 0 if a > b else 1
+        return [(1 - win, win, abs(a - b), "pairs")]
+
+    def outcome(self) -> dict[str, Any]:
+        pays = self.payments()
+        return {
+            "winner": pays[0][1] if pays else None,
+            "points": pays[0][2] if pays else 0,
+            "reason": "pairs" if pays else "draw",
+            "sheet": None,
+        }
+
+    def record(self) -> dict[str, Any]:
+        return {"game": "pairs", "deck": list(self.deck), "moves": list(self.moves)}
+
+    def next_game(self) -> bool:
+        self._deal()
+        self.game_no += 1
+        return False
+
+    def match_scores(self) -> list[int] | None:
+        return None
+
+
+PRESETS = ("default",)
+
+
+def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Replay frames: the deal, then each move, with both hands shown."""
+    s = PairsSession("default", 0)
+    s.deck = list(record["deck"])
+    s.hands = [sorted(s.deck[:3]), sorted(s.deck[3:])]
+
+    def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
+        v = s.view(None)
+        v["hands"] = [list(h) for h in s.hands]
+        return {"move": move, "events": events, "view": v}
+
+    out = [frame(None, s.start_events())]
+    for m in record["moves"]:
+        seat, move = m.split(" ", 1)
+        out.append(frame(m, s.step(int(seat), move)))
+    return out
+
+
+SPEC = GameSpec(
+    name="pairs",
+    seats=2,
+    presets=lambda: PRESETS,
+    rating="pairwise",
+    ruleset_version="1",
+    session=PairsSession,
+    frames=frames,
+)
