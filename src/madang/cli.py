@@ -16,14 +16,22 @@ from typing import Any
 
 from madang.core.errors import MadangError
 
-#: The command groups and the modules that define them (imported only when used).
-GAME_CLIS = {
-    "matgo": "madang.matgo.cli",
-    "mahjong": "madang.mahjong.cli",
+#: The command groups that are not a game's, and their modules (imported when used).
+TOOL_CLIS = {
     "play": "madang.play.cli",
     "serve": "madang.server.cli",
     "arena": "madang.arena_cli",
 }
+
+
+def command_groups() -> dict[str, str]:
+    """Every command group and its module: each registered game's own (its
+    ``GameSpec.cli``), then the tools."""
+    from madang.core.registry import games, spec
+
+    own = {g: spec(g).cli for g in games()}
+    return {**{g: m for g, m in own.items() if m}, **TOOL_CLIS}
+
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -34,7 +42,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="madang", description="Matgo and Korean mahjong: engines, scoring and play."
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, module_name in GAME_CLIS.items():
+    for name, module_name in command_groups().items():
         if only is not None and name != only:
             continue
         module = importlib.import_module(module_name)
@@ -69,7 +77,7 @@ def print_json(obj: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    only = argv[0] if argv and argv[0] in GAME_CLIS else None
+    only = argv[0] if argv and argv[0] in command_groups() else None
     parser = build_parser(only)
     args = parser.parse_args(argv)
     handler: Handler = args.handler

@@ -53,6 +53,12 @@ class GameSpec:
     frames: Callable[[dict[str, Any]], list[dict[str, Any]]]
     """The replay frames of a finished game's record: the spectator view with every hand
     shown and the unredacted events of each move, the deal first."""
+    rules: Callable[[str], Any] | None = None
+    """The rules object of a preset name (for terminal play and tools)."""
+    cli: str | None = None
+    """The module whose ``register_cli(sub)`` adds the game's ``madang GAME …`` commands."""
+    terminal: str | None = None
+    """``module:Class`` of the game's terminal session (``madang play GAME``)."""
 
 
 class Session(ABC):

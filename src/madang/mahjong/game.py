@@ -234,6 +234,12 @@ def _presets() -> list[str]:
     return list(PRESETS)
 
 
+def _preset(name: str) -> Any:
+    from madang.mahjong.rules import preset
+
+    return preset(name)
+
+
 SPEC = GameSpec(
     name="mahjong",
     seats=4,
@@ -242,4 +248,7 @@ SPEC = GameSpec(
     ruleset_version="1",
     session=MahjongSession,
     frames=frames,
+    rules=_preset,
+    cli="madang.mahjong.cli",
+    terminal="madang.play.mahjong_tui:MahjongTerminal",
 )

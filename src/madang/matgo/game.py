@@ -155,6 +155,12 @@ def _presets() -> list[str]:
     return list(PRESETS)
 
 
+def _preset(name: str) -> Any:
+    from madang.matgo.rules import preset
+
+    return preset(name)
+
+
 SPEC = GameSpec(
     name="matgo",
     seats=2,
@@ -163,4 +169,7 @@ SPEC = GameSpec(
     ruleset_version="1",
     session=MatgoSession,
     frames=frames,
+    rules=_preset,
+    cli="madang.matgo.cli",
+    terminal="madang.play.matgo_tui:MatgoTerminal",
 )

@@ -1,4 +1,5 @@
-"""``madang play matgo`` / ``madang play mahjong``: play the bots in the terminal."""
+"""``madang play GAME``: play the bots in the terminal, for every registered game that
+has a terminal session (``GameSpec.terminal``)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,18 @@ import importlib
 from typing import Any
 
 from madang.bots.base import LEVELS, Budget
+from madang.core.registry import games, spec
 
-#: game -> (rules module, terminal module, terminal class)
-_GAMES = {
-    "matgo": ("madang.matgo.rules", "madang.play.matgo_tui", "MatgoTerminal"),
-    "mahjong": ("madang.mahjong.rules", "madang.play.mahjong_tui", "MahjongTerminal"),
-}
+
+def _games() -> list[str]:
+    """The registered games that can be played in the terminal."""
+    return [g for g in games() if spec(g).terminal and spec(g).rules]
 
 
 def register_cli(sub: Any) -> None:
     play = sub.add_parser("play", help="play against the bots in the terminal")
     psub = play.add_subparsers(dest="play_game", required=True)
-    for game in _GAMES:
+    for game in _games():
         p = psub.add_parser(game, help=f"play {game} against the bots")
         p.add_argument("--level", choices=LEVELS, default="normal", help="the bots' level")
         p.add_argument("--seed", type=int, default=None, help="seed of the deals")
@@ -29,9 +30,11 @@ def register_cli(sub: Any) -> None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    rules_module, tui_module, class_name = _GAMES[args.play_game]
-    rules = importlib.import_module(rules_module).preset(args.preset)
-    terminal = getattr(importlib.import_module(tui_module), class_name)
+    game = spec(args.play_game)
+    assert game.terminal is not None and game.rules is not None
+    rules = game.rules(args.preset)
+    module, class_name = game.terminal.split(":")
+    terminal = getattr(importlib.import_module(module), class_name)
     terminal(
         level=args.level, rules=rules, seed=args.seed, budget=Budget(args.think_ms / 1000)
     ).run(args.games)
