@@ -301,6 +301,15 @@ def main() -> int:
             data,
             "--bot-delay",
             "0",
+            # one address makes every account and socket here: lift the per-address caps
+            "--guest-limit",
+            "1000000/hour",
+            "--connections-per-address",
+            "1000000",
+            "--ws-per-address",
+            "1000000",
+            "--tables-per-user",
+            "1000000",
             "--turn-seconds",
             "120",
         ]

@@ -294,7 +294,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 continue
         else:  # pragma: no cover - 16M names
             raise WireError("internal", "could not make a guest name")
-        token = await new_session(request, user["id"])
+        token = await hub.db(store.create_session, user["id"])
         return with_cookie(JSONResponse({"user": user}, status_code=201), token)
 
     @app.get("/api/session")
@@ -629,7 +629,8 @@ async def _reader(
     while True:
         idle = config.ws_idle_s if greeted else config.ws_hello_s
         try:
-            msg = await asyncio.wait_for(ws.receive(), idle)
+            async with asyncio.timeout(idle):  # no extra task per message (as wait_for)
+                msg = await ws.receive()
         except TimeoutError:
             reason = "idle" if greeted else "no hello"
             with contextlib.suppress(Exception):

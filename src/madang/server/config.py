@@ -93,7 +93,8 @@ class ServerConfig:
     ws_control_burst: float = 10.0
     """… with bursts of this many; past it the connection is closed (1008)."""
     ws_address_control_per_s: float = 10.0
-    """Control frames per second from one address, all its connections together …"""
+    """Control frames per second from one address, all its connections together (at
+    least half a connection's rate per open WebSocket of the address) …"""
     ws_address_control_burst: float = 40.0
     """… and its burst; past it the connection is closed and the address refused for
     ``ws_ban_s``."""

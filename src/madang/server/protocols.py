@@ -62,6 +62,8 @@ class AddressBook:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.open: dict[str, int] = {}
+        self.sockets: dict[str, int] = {}
+        """Open WebSockets per address."""
         self.control: dict[str, Bucket] = {}
         self.banned: dict[str, float] = {}
 
@@ -80,7 +82,6 @@ class AddressBook:
             self.open[addr] = n
         else:
             self.open.pop(addr, None)
-            self.control.pop(addr, None)
 
     def is_banned(self, addr: str, now: float) -> bool:
         """Whether ``addr`` is refused WebSockets now."""
@@ -93,13 +94,23 @@ class AddressBook:
         return True
 
     def control_frame(self, addr: str, now: float) -> bool:
-        """Count one control frame from ``addr``; False when over its rate."""
+        """Count one control frame from ``addr``; False when over its rate.
+
+        The address's rate grows with its open WebSockets (half a connection's rate
+        each), so that many honest clients behind one address (a NAT, each pinging now
+        and then) are not cut off, while a flood that reconnects keeps meeting the same
+        bucket.
+        """
         c = self.config
+        n = self.sockets.get(addr, 0)
         b = self.control.get(addr)
         if b is None:
-            b = self.control[addr] = Bucket(
-                c.ws_address_control_per_s, c.ws_address_control_burst, now
-            )
+            if len(self.control) > 10_000:  # forget the addresses quiet for a minute
+                self.control = {a: x for a, x in self.control.items() if now - x.stamp < 60}
+            b = self.control[addr] = Bucket(0.0, 0.0, now)
+            b.tokens = max(c.ws_address_control_burst, n * c.ws_control_burst / 2)
+        b.rate = max(c.ws_address_control_per_s, n * c.ws_control_per_s / 2)
+        b.burst = max(c.ws_address_control_burst, n * c.ws_control_burst / 2)
         return b.take(now)
 
     def ban(self, addr: str, now: float) -> None:
@@ -187,10 +198,16 @@ def protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
                 transport.abort()
                 return
             self._counted = True
+            book.sockets[self._peer] = book.sockets.get(self._peer, 0) + 1
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._counted:
                 self._counted = False
+                n = book.sockets.get(self._peer, 1) - 1
+                if n > 0:
+                    book.sockets[self._peer] = n
+                else:
+                    book.sockets.pop(self._peer, None)
                 book.leave(self._peer)
             super().connection_lost(exc)
 
