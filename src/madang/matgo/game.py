@@ -24,6 +24,16 @@ class MatgoSession(Session):
         self.seats = 2
         self.match = MatgoMatch(preset(preset_name), seed=seed)
         self.game_no = 1
+        self._version = 0  # bumped by every change of the position
+        self._public: tuple[int, dict[str, Any]] | None = None
+
+    def _public_view(self) -> dict[str, Any]:
+        """The position's public view, computed once for every seat and the bots."""
+        from madang.matgo.view import public_view
+
+        if self._public is None or self._public[0] != self._version:
+            self._public = (self._version, public_view(self.match.game))
+        return self._public[1]
 
     @property
     def over(self) -> bool:
@@ -56,7 +66,9 @@ class MatgoSession(Session):
             raise IllegalActionError("the game is over")
         if g.current != seat:
             raise IllegalActionError(f"it is seat {g.current}'s turn, not yours")
-        return g.step(action)
+        events = g.step(action)
+        self._version += 1
+        return events
 
     def default_move(self, seat: int) -> str:
         from madang.matgo.actions import action_str
@@ -65,13 +77,15 @@ class MatgoSession(Session):
 
     def bot_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
         from madang.matgo.actions import action_str
-        from madang.matgo.view import view
+        from madang.matgo.view import seat_view
 
         g = self.match.game
         legal = list(g.legal_actions())
         if bot.bot is None:
             return action_str(g.default_action())
-        choice = bot.bot.act(view(g, seat), list(legal), rng, bot.budget)
+        # bots read views and never write them, so this one shares the public part
+        view = seat_view(self._public_view(), g, seat)
+        choice = bot.bot.act(view, list(legal), rng, bot.budget)
         if choice not in legal:
             return action_str(g.default_action())
         return action_str(choice)
@@ -86,9 +100,11 @@ class MatgoSession(Session):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         from madang.matgo.cards import MONTH
-        from madang.matgo.view import view
+        from madang.matgo.view import seat_view
 
-        v = view(self.match.game, seat)
+        if seat not in (0, 1, None):
+            raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+        v = seat_view(self._public_view(), self.match.game, seat)
         m = self.match
         v["match"] = {
             "game_no": self.game_no,
@@ -122,6 +138,7 @@ class MatgoSession(Session):
     def next_game(self) -> bool:
         self.match.next_game()
         self.game_no += 1
+        self._version += 1
         return False
 
     def match_scores(self) -> list[int] | None:

@@ -43,6 +43,27 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
     """A JSON-able dict of what ``seat`` (0, 1, or ``None`` for a spectator) may know."""
     if seat not in (0, 1, None):
         raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+    return seat_view(public_view(state), state, seat)
+
+
+def seat_view(public: dict[str, Any], state: MatgoState, seat: int | None) -> dict[str, Any]:
+    """``seat``'s view from the state's :func:`public_view` (computed once for every
+    seat of one position): the public part plus the seat's own hand and moves."""
+    out: dict[str, Any] = {"game": "matgo", "seat": seat}
+    out.update(public)
+    if seat is not None:
+        out["hand"] = codes_of(state.hands[seat])
+        if not state.over and state.current == seat:
+            out["legal"] = [action_str(a) for a in state.legal_actions()]
+    if state.sheet is not None:
+        out["sheet"] = state.sheet.to_dict()
+    return out
+
+
+def public_view(state: MatgoState) -> dict[str, Any]:
+    """What everyone may know of the position (every key of :func:`view` but ``game``,
+    ``seat``, ``hand``, ``legal`` and ``sheet``). Treat it as read-only: the views of
+    one position share its parts."""
     floor = []
     for m in range(1, 13):
         cards = state.floor & MONTH_MASK[m]
@@ -56,9 +77,7 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
                     "bonus": codes_of(state.stack_extra[m]),
                 }
             )
-    out: dict[str, Any] = {
-        "game": "matgo",
-        "seat": seat,
+    return {
         "dealer": state.dealer,
         "phase": state.phase.name.lower(),
         "pending": state.pending(),
@@ -117,13 +136,6 @@ def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
         "winner": state.winner,
         "points": state.points,
     }
-    if seat is not None:
-        out["hand"] = codes_of(state.hands[seat])
-        if not state.over and state.current == seat:
-            out["legal"] = [action_str(a) for a in state.legal_actions()]
-    if state.sheet is not None:
-        out["sheet"] = state.sheet.to_dict()
-    return out
 
 
 def _gukjin_as(state: MatgoState, p: int) -> str | None:
