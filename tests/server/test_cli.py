@@ -25,3 +25,18 @@ def test_serve_options() -> None:
 def test_serve_rejects_a_bad_port() -> None:
     with pytest.raises(SystemExit):
         build_parser("serve").parse_args(["serve", "--port", "many"])
+
+
+def test_every_setting_has_a_flag() -> None:
+    from madang.server.cli import config_from_args
+
+    args = build_parser("serve").parse_args(
+        ["serve", "--secure-cookie", "--stakes", "5,50", "--allowed-origin", "https://a.example",
+         "--set", "ws_ban_s=60", "--set", "max_body=1024", "--set", "login_name_failures=9"]
+    )  # fmt: skip
+    c = config_from_args(args)
+    assert c.secure_cookie and c.stakes == (5, 50) and c.allowed_origins == ("https://a.example",)
+    assert (c.ws_ban_s, c.max_body, c.login_name_failures) == (60.0, 1024, 9)
+    for bad in (["--set", "no_such=1"], ["--set", "max_body=big"], ["--stakes", "x"]):
+        with pytest.raises(SystemExit):
+            config_from_args(build_parser("serve").parse_args(["serve", *bad]))

@@ -73,6 +73,14 @@ def register_cli(sub: Any) -> None:
         "--ws-idle", type=float, default=75.0, help="close a silent table WebSocket after this"
     )
     sec.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="any other ServerConfig setting (docs/server.md, Security), e.g. "
+        "--set ws_ban_s=60 --set max_body=32768; repeat for several",
+    )
+    sec.add_argument(
         "--claim-seconds",
         type=float,
         default=2.5,
@@ -118,9 +126,9 @@ def _stakes(text: str) -> tuple[int, ...]:
 
 def config_from_args(args: argparse.Namespace) -> Any:
     """The :class:`~madang.server.config.ServerConfig` of ``madang serve``'s flags."""
-    from madang.server.config import ServerConfig
+    from madang.server.config import ServerConfig, override
 
-    return ServerConfig(
+    config = ServerConfig(
         database_url=args.database_url,
         data_dir=args.data,
         turn_seconds=args.turn_seconds,
@@ -141,6 +149,10 @@ def config_from_args(args: argparse.Namespace) -> Any:
         ws_idle_s=args.ws_idle,
         claim_seconds=args.claim_seconds,
     )
+    try:
+        return override(config, args.set)
+    except ValueError as e:
+        raise SystemExit(f"madang serve: {e}") from None
 
 
 def uvicorn_config(

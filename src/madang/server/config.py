@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -114,3 +115,53 @@ class ServerConfig:
     def url(self) -> str:
         """The database URL in force."""
         return self.database_url or default_database_url(self.data_dir)
+
+
+def override(config: ServerConfig, assignments: list[str]) -> ServerConfig:
+    """``config`` with ``NAME=VALUE`` settings applied (``madang serve --set``), each
+    value read as its field's type; a bad name or value raises ValueError.
+
+    >>> c = override(ServerConfig(), ["ws_ban_s=60", "stakes=5,50", "secure_cookie=yes"])
+    >>> c.ws_ban_s, c.stakes, c.secure_cookie
+    (60.0, (5, 50), True)
+    """
+    import dataclasses
+    import typing
+
+    hints = typing.get_type_hints(ServerConfig)
+    changes: dict[str, Any] = {}
+    for item in assignments:
+        name, sep, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in hints:
+            known = ", ".join(f.name for f in dataclasses.fields(ServerConfig))
+            raise ValueError(f"--set takes NAME=VALUE with a setting of: {known}")
+        changes[name] = _parse(hints[name], text.strip(), name)
+    return dataclasses.replace(config, **changes)
+
+
+def _parse(kind: object, text: str, name: str) -> object:
+    import types
+    import typing
+
+    args = typing.get_args(kind)
+    if isinstance(kind, types.UnionType) and type(None) in args:
+        if text.lower() in ("", "none"):
+            return None
+        kind = next(a for a in args if a is not type(None))
+        args = typing.get_args(kind)
+    try:
+        if kind is bool:
+            if text.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError(text)
+            return text.lower() in ("1", "true", "yes", "on")
+        if kind in (int, float, str):
+            return kind(text)
+        if kind is Path:
+            return Path(text)
+        if typing.get_origin(kind) is tuple:
+            item = args[0]
+            return tuple(item(x.strip()) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise ValueError(f"{name}: {text!r} is not a {getattr(kind, '__name__', kind)}") from None
+    raise ValueError(f"{name} cannot be set from the command line")
