@@ -22,11 +22,8 @@ CARDS = ("a1", "a2", "b1", "b2", "c1", "c2")
 class PairsSession(Session):
     """Games of pairs in series."""
 
-    def __init__(self, preset: str, seed: int | None) -> None:
-        if preset not in PRESETS:
-            from madang.core.errors import RuleConfigError
-
-            raise RuleConfigError(f"unknown pairs preset {preset!r}")
+    def __init__(self, preset_name: str, seed: int | None) -> None:
+        _ = preset(preset_name)  # unknown names: RuleConfigError
         self.game = "pairs"
         self.seats = 2
         self.rng = random.Random(seed)
@@ -137,6 +134,15 @@ class PairsSession(Session):
 PRESETS = ("default",)
 
 
+def preset(name: str) -> str:
+    """The rules of a preset (pairs has one, and no options)."""
+    if name not in PRESETS:
+        from madang.core.errors import RuleConfigError
+
+        raise RuleConfigError(f"unknown pairs preset {name!r}")
+    return name
+
+
 def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Replay frames: the deal, then each move, with both hands shown."""
     s = PairsSession("default", 0)
@@ -158,7 +164,7 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
 SPEC = GameSpec(
     name="pairs",
     seats=2,
-    presets=lambda: PRESETS,
+    rules_module="tests.contract.toy",
     rating="pairwise",
     ruleset_version="1",
     session=PairsSession,

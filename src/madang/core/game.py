@@ -17,9 +17,10 @@ this; each game implements it in its own package (``matgo/game.py``,
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -42,8 +43,9 @@ class GameSpec:
     """The registry name (``matgo``, ``mahjong``)."""
     seats: int
     """Seats at a table."""
-    presets: Callable[[], Sequence[str]]
-    """The names of the rules presets (the first is the default)."""
+    rules_module: str
+    """The module of the game's rules: its ``PRESETS`` (names, the default first) and
+    ``preset(name)`` (the rules object of a name)."""
     rating: Literal["pairwise", "placement"]
     """How results rate players: Glicko-2 per game (two seats) or placements per match."""
     ruleset_version: str
@@ -53,12 +55,18 @@ class GameSpec:
     frames: Callable[[dict[str, Any]], list[dict[str, Any]]]
     """The replay frames of a finished game's record: the spectator view with every hand
     shown and the unredacted events of each move, the deal first."""
-    rules: Callable[[str], Any] | None = None
-    """The rules object of a preset name (for terminal play and tools)."""
     cli: str | None = None
     """The module whose ``register_cli(sub)`` adds the game's ``madang GAME …`` commands."""
     terminal: str | None = None
     """``module:Class`` of the game's terminal session (``madang play GAME``)."""
+
+    def presets(self) -> list[str]:
+        """The names of the rules presets (the first is the default)."""
+        return list(importlib.import_module(self.rules_module).PRESETS)
+
+    def rules(self, preset: str) -> Any:
+        """The rules object of a preset name (unknown names: RuleConfigError)."""
+        return importlib.import_module(self.rules_module).preset(preset)
 
 
 class Session(ABC):

@@ -228,27 +228,14 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _presets() -> list[str]:
-    from madang.mahjong.rules import PRESETS
-
-    return list(PRESETS)
-
-
-def _preset(name: str) -> Any:
-    from madang.mahjong.rules import preset
-
-    return preset(name)
-
-
 SPEC = GameSpec(
     name="mahjong",
     seats=4,
-    presets=_presets,
+    rules_module="madang.mahjong.rules",
     rating="placement",
     ruleset_version="1",
     session=MahjongSession,
     frames=frames,
-    rules=_preset,
     cli="madang.mahjong.cli",
     terminal="madang.play.mahjong_tui:MahjongTerminal",
 )

@@ -166,27 +166,14 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _presets() -> list[str]:
-    from madang.matgo.rules import PRESETS
-
-    return list(PRESETS)
-
-
-def _preset(name: str) -> Any:
-    from madang.matgo.rules import preset
-
-    return preset(name)
-
-
 SPEC = GameSpec(
     name="matgo",
     seats=2,
-    presets=_presets,
+    rules_module="madang.matgo.rules",
     rating="pairwise",
     ruleset_version="1",
     session=MatgoSession,
     frames=frames,
-    rules=_preset,
     cli="madang.matgo.cli",
     terminal="madang.play.matgo_tui:MatgoTerminal",
 )

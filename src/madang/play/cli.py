@@ -13,7 +13,7 @@ from madang.core.registry import games, spec
 
 def _games() -> list[str]:
     """The registered games that can be played in the terminal."""
-    return [g for g in games() if spec(g).terminal and spec(g).rules]
+    return [g for g in games() if spec(g).terminal]
 
 
 def register_cli(sub: Any) -> None:
@@ -31,7 +31,7 @@ def register_cli(sub: Any) -> None:
 
 def _play(args: argparse.Namespace) -> int:
     game = spec(args.play_game)
-    assert game.terminal is not None and game.rules is not None
+    assert game.terminal is not None
     rules = game.rules(args.preset)
     module, class_name = game.terminal.split(":")
     terminal = getattr(importlib.import_module(module), class_name)
