@@ -1,0 +1,106 @@
+"""Reading: the server's configuration, ledgers, game histories, finished games and
+their replays, the leaderboard."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from madang.server import store
+from madang.server.deps import bot_levels, check_id, hub_of, limit_before, need_user
+from madang.server.games import games, presets
+from madang.server.games import seats as seats_of
+from madang.server.wire import WireError
+
+router = APIRouter()
+
+
+@router.get("/api/config")
+async def get_config(request: Request) -> dict[str, Any]:
+    config = hub_of(request).config
+    return {
+        "games": {g: {"seats": seats_of(g), "presets": presets(g)} for g in games()},
+        "bot_levels": bot_levels(),
+        "stakes": list(config.stakes),
+        "timers": {
+            "turn_seconds": config.turn_seconds,
+            "grace_seconds": config.grace_seconds,
+            "next_game_seconds": config.next_game_seconds,
+        },
+    }
+
+
+@router.get("/api/ledger")
+async def get_ledger(
+    request: Request, limit: int | None = None, before: int | None = None
+) -> dict[str, Any]:
+    hub = hub_of(request)
+    user = await need_user(request)
+    limit, before = limit_before(limit, before)
+    return {
+        "balance": await hub.db(store.balance, user["id"]),
+        "entries": await hub.db(store.ledger_of, user["id"], limit, before),
+    }
+
+
+@router.get("/api/games")
+async def get_games(
+    request: Request,
+    user: str | None = None,
+    game: str | None = None,
+    limit: int | None = None,
+    before: int | None = None,
+) -> dict[str, Any]:
+    hub = hub_of(request)
+    name = user
+    if name is None:
+        uid = (await need_user(request))["id"]
+    else:
+        if len(name) > 80 or not name.isprintable():
+            raise WireError("not_found", "no such user")
+        row = await hub.db(store.user_by_name, name)
+        if row is None:
+            raise WireError("not_found", f"no user {name!r}")
+        uid = row.id
+    if game is not None and game not in games():
+        raise WireError("bad_request", f"unknown game {game!r}")
+    limit, before = limit_before(limit, before, 20)
+    return {"games": await hub.db(store.games_of, uid, game, limit, before)}
+
+
+async def finished(request: Request, game_id: int) -> dict[str, Any]:
+    check_id(game_id, "finished game")
+    got = await hub_of(request).db(store.game_detail, game_id)
+    if got is None:
+        raise WireError("not_found", f"no finished game {game_id}")
+    return got
+
+
+@router.get("/api/games/{game_id}")
+async def get_game(request: Request, game_id: int) -> dict[str, Any]:
+    return await finished(request, game_id)
+
+
+@router.get("/api/games/{game_id}/replay")
+async def get_replay(request: Request, game_id: int) -> dict[str, Any]:
+    from madang.server.replay import frames
+
+    g = await finished(request, game_id)
+    return {
+        "game": g["game"],
+        "players": g["players"],
+        "result": g["result"],
+        "frames": await asyncio.to_thread(frames, g["game"], g["record"]),
+    }
+
+
+@router.get("/api/leaderboard")
+async def get_leaderboard(
+    request: Request, game: str = "matgo", limit: int | None = None
+) -> dict[str, Any]:
+    if game not in games():
+        raise WireError("bad_request", f"unknown game {game!r}")
+    limit, _ = limit_before(limit, None)
+    return {"game": game, "entries": await hub_of(request).db(store.leaderboard, game, limit)}

@@ -1,0 +1,153 @@
+"""Tables: the lobby's list, creating, joining and leaving a table."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from madang.server import store
+from madang.server.deps import body, bot_levels, current_user, hub_of, need_user
+from madang.server.games import games, presets
+from madang.server.games import seats as seats_of
+from madang.server.room import Room, Seat
+from madang.server.schemas import body as documented
+from madang.server.wire import WireError
+
+router = APIRouter()
+
+
+def room_of(request: Request, table_id: int) -> Room:
+    room = hub_of(request).rooms.get(table_id)
+    if room is None or room.closing:
+        raise WireError("not_found", f"no open table {table_id}")
+    return room
+
+
+@router.get("/api/tables")
+async def list_tables(request: Request) -> dict[str, Any]:
+    rooms = hub_of(request).rooms.values()
+    return {"tables": [r.summary() for r in rooms if not r.private and not r.closing][:200]}
+
+
+@router.post("/api/tables", openapi_extra=documented("table"))
+async def create_table(request: Request) -> Response:
+    hub = hub_of(request)
+    config = hub.config
+    user = await need_user(request)
+    data = await body(request)
+    sitting = sum(1 for r in hub.rooms.values() if not r.closing and r.sits(user["id"]))
+    if sitting >= config.tables_per_user:
+        raise WireError(
+            "too_many_tables",
+            f"you have {config.tables_per_user} open tables already; close one first",
+        )
+    game = data.get("game")
+    if not isinstance(game, str) or game not in games():
+        raise WireError("bad_request", f"game must be one of {', '.join(games())}")
+    preset = data.get("preset", "default")
+    if not isinstance(preset, str) or preset not in presets(game):
+        raise WireError("rule_config", f"unknown {game} preset {preset!r}")
+    stake = data.get("stake", config.stakes[0])
+    if type(stake) is not int or stake not in config.stakes:
+        raise WireError("bad_request", f"stake must be one of {', '.join(map(str, config.stakes))}")
+    private = data.get("private", False)
+    if not isinstance(private, bool):
+        raise WireError("bad_request", "private must be true or false")
+    specs = data.get("seats")
+    if not isinstance(specs, list) or len(specs) != seats_of(game):
+        raise WireError("bad_request", f"{game} needs {seats_of(game)} seats")
+    levels = bot_levels()
+    seats: list[Seat] = []
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
+            raise WireError("bad_request", "each seat is {kind: human} or {kind: bot, level}")
+        if spec["kind"] == "bot":
+            level = spec.get("level", "normal")
+            if not isinstance(level, str) or level not in levels:
+                raise WireError("bad_request", f"bot level must be one of {levels}")
+            seats.append(Seat(i, "bot", level=level))
+        else:
+            seats.append(Seat(i, "human"))
+    humans = [s for s in seats if s.kind == "human"]
+    if not humans:
+        raise WireError("bad_request", "a table needs at least one person seat")
+    humans[0].user_id = user["id"]
+    humans[0].username = user["username"]
+    humans[0].disconnected_at = time.monotonic()
+    for s in seats:
+        if s.kind == "bot":
+            bot = await hub.db(store.bot_user, s.level)
+            s.user_id, s.username = bot["id"], bot["username"]
+    invite = store.new_invite()
+    table_id = await hub.db(
+        lambda eng: store.create_table(
+            eng,
+            game=game,
+            preset=preset,
+            stake=stake,
+            private=private,
+            invite=invite,
+            seats=[{"kind": s.kind, "user_id": s.user_id, "level": s.level} for s in seats],
+            created_by=user["id"],
+        )
+    )
+    room = Room(
+        table_id=table_id,
+        game=game,
+        preset=preset,
+        stake=stake,
+        private=private,
+        invite=invite,
+        seats=seats,
+        config=config,
+        engine=hub.engine,
+        seed=None if config.deal_seed is None else config.deal_seed + table_id,
+        on_close=lambda r: hub.forget(r.table_id),
+    )
+    hub.rooms[table_id] = room
+    room.start()
+    return JSONResponse(
+        {
+            "table": room.summary(with_invite=True),
+            "seat": humans[0].index,
+            "invite_url": f"/table/{table_id}?invite={invite}",
+        },
+        status_code=201,
+    )
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(request: Request, table_id: int) -> dict[str, Any]:
+    room = room_of(request, table_id)
+    user = await current_user(request)
+    seated = room.seat_of(user["id"] if user else None) is not None
+    if room.private and not seated and request.query_params.get("invite") != room.invite:
+        raise WireError("forbidden", "this table is private: you need its invite link")
+    return {"table": room.summary(with_invite=seated)}
+
+
+@router.post("/api/tables/{table_id}/join", openapi_extra=documented("join"))
+async def join_table(request: Request, table_id: int) -> dict[str, Any]:
+    room = room_of(request, table_id)
+    user = await need_user(request)
+    data = await body(request)
+    seat, invite = data.get("seat"), data.get("invite")
+    if seat is not None and type(seat) is not int:
+        raise WireError("bad_request", "seat must be an integer")
+
+    if invite is not None and not isinstance(invite, str):
+        raise WireError("bad_request", "invite must be a string")
+    got = await asyncio.wait_for(room.call("join", user, seat, invite, data.get("stake")), 10)
+    return {"table": room.summary(with_invite=True), "seat": got}
+
+
+@router.post("/api/tables/{table_id}/leave", openapi_extra=documented("empty"))
+async def leave_table(request: Request, table_id: int) -> dict[str, Any]:
+    room = room_of(request, table_id)
+    user = await need_user(request)
+    await asyncio.wait_for(room.call("leave", user), 10)
+    return {"ok": True}

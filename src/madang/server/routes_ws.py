@@ -1,0 +1,160 @@
+"""The live table: one WebSocket per table and client, read and written beside the
+room actor (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from madang.server import store
+from madang.server.config import ServerConfig
+from madang.server.deps import COOKIE, Hub, client_addr, hub_of
+from madang.server.room import Conn, Room, dumps
+from madang.server.wire import WireError, parse_client_message
+
+router = APIRouter()
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def ws_table(ws: WebSocket, table_id: int) -> None:
+    hub = hub_of(ws)
+    config = hub.config
+    addr = client_addr(ws)
+    if hub.sockets.get(addr, 0) >= config.ws_per_address:
+        await ws.close(code=4429, reason="too many connections from your address")
+        return
+    hub.sockets[addr] = hub.sockets.get(addr, 0) + 1
+    try:
+        await _table_socket(ws, hub, table_id)
+    finally:
+        hub.sockets[addr] -= 1
+        if not hub.sockets[addr]:
+            del hub.sockets[addr]
+
+
+async def _table_socket(ws: WebSocket, hub: Hub, table_id: int) -> None:
+    config = hub.config
+    await ws.accept()
+    room = hub.rooms.get(table_id)
+    if room is None or room.closing:
+        await ws.send_text(dumps(WireError("not_found", "no open table").to_message()))
+        await ws.close(code=4404)
+        return
+    user = await hub.db(store.session_user, ws.cookies.get(COOKIE))
+    seat = room.seat_of(user["id"] if user else None)
+    if seat is None and room.private and ws.query_params.get("invite") != room.invite:
+        await ws.send_text(dumps(WireError("forbidden", "private table").to_message()))
+        await ws.close(code=4403)
+        return
+    conn = Conn(seat, user["username"] if user else None)
+    try:
+        await asyncio.wait_for(room.call("attach", conn), 10)
+    except (TimeoutError, WireError):
+        await ws.close(code=4404)
+        return
+    writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
+    bucket = TokenBucket(config.rate_per_s, config.rate_burst)
+    try:
+        await _reader(ws, conn, room, bucket, config)
+    finally:
+        room.submit("drop", conn)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+
+
+class TokenBucket:
+    """A per-connection rate limit: ``rate`` messages per second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+        self.refused = 0.0
+
+    def take(self) -> bool:
+        """Spend a token; False when the connection is over its rate."""
+        now = time.monotonic()
+        elapsed = now - self.stamp
+        self.stamp = now
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        self.refused = max(0.0, self.refused - elapsed * self.rate)
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1.0
+        return False
+
+
+async def _writer(ws: WebSocket, conn: Conn) -> None:
+    while True:
+        text = await conn.outbox.get()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+            return
+        try:
+            await ws.send_text(text)
+        except Exception:
+            return
+
+
+async def _reader(
+    ws: WebSocket, conn: Conn, room: Room, bucket: TokenBucket, config: ServerConfig
+) -> None:
+    greeted = False  # a client must say hello soon, then speak (ping) now and then
+    while True:
+        idle = config.ws_idle_s if greeted else config.ws_hello_s
+        try:
+            async with asyncio.timeout(idle):  # no extra task per message (as wait_for)
+                msg = await ws.receive()
+        except TimeoutError:
+            reason = "idle" if greeted else "no hello"
+            with contextlib.suppress(Exception):
+                await ws.close(code=4408, reason=reason)
+            return
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if msg["type"] == "websocket.disconnect":
+            return
+        raw = msg.get("text")
+        if raw is None:
+            raw = msg.get("bytes") or b""
+        size = len(raw.encode() if isinstance(raw, str) else raw)
+        if not bucket.take():
+            if bucket.refused > 4 * config.rate_burst:
+                conn.close()
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1008)
+                return
+            conn.send(dumps(WireError("rate_limited", "slow down").to_message()))
+            continue
+        if size > config.max_message:
+            conn.send(
+                dumps(
+                    WireError(
+                        "too_large", f"messages are at most {config.max_message} bytes"
+                    ).to_message()
+                )
+            )
+            continue
+        try:
+            m = parse_client_message(raw)
+        except WireError as e:
+            conn.send(dumps(e.to_message()))
+            continue
+        kind = m["type"]
+        if kind == "ping":
+            conn.send(dumps({"type": "pong", "server_time": int(time.time() * 1000)}))
+        elif kind == "hello":
+            greeted = True
+            room.submit("hello", conn, m["last_version"])
+        elif kind == "act":
+            room.submit("act", conn, m["version"], m["action"], m["ref"])
+        else:
+            room.submit("ready", conn)
