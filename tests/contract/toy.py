@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from madang.core.errors import IllegalActionError, InvalidActionError
-from madang.core.game import BotSeat, GameSpec, Session
+from madang.core.game import BotSeat, GameSpec, Session, with_overrides
 
 CARDS = ("a1", "a2", "b1", "b2", "c1", "c2")
 
@@ -22,8 +22,8 @@ CARDS = ("a1", "a2", "b1", "b2", "c1", "c2")
 class PairsSession(Session):
     """Games of pairs in series."""
 
-    def __init__(self, preset_name: str, seed: int | None) -> None:
-        _ = preset(preset_name)  # unknown names: RuleConfigError
+    def __init__(self, preset_name: str, seed: int | None, overrides: object = None) -> None:
+        with_overrides(preset(preset_name), overrides)  # bad names and options: errors
         self.game = "pairs"
         self.seats = 2
         self.rng = random.Random(seed)

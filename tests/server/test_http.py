@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import register, use_session
+from tests.server.conftest import recv_until, register, use_session
 
 
 def error_code(r: object) -> str:
@@ -214,3 +214,26 @@ def test_reading_endpoints_need_valid_arguments(client: TestClient) -> None:
     assert error_code(client.get("/api/games/12345/replay")) == "not_found"
     assert error_code(client.get("/api/leaderboard?game=go")) == "bad_request"
     assert client.get("/api/leaderboard?game=mahjong").json() == {"game": "mahjong", "entries": []}
+
+
+def test_a_table_plays_a_preset_with_options_changed(client: TestClient) -> None:
+    register(client)
+    body = {
+        "game": "matgo",
+        "preset": "default",
+        "rules": {"bonus_steals_pi": True, "gukjin": "ask"},
+        "seats": [{"kind": "human"}, {"kind": "bot"}],
+    }
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    table = r.json()["table"]
+    assert table["rules"] == {"bonus_steals_pi": True, "gukjin": "ask"}
+    assert table["rules_in_force"]["bonus_steals_pi"] is True
+    with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+        ws.send_json({"type": "hello"})
+        snap = recv_until(ws, "snapshot")
+    assert snap["view"]["public"]["rules"]["bonus_steals_pi"] is True
+    assert snap["view"]["public"]["rules"]["gukjin"] == "ask"
+    for bad in ({"no_such": 1}, {"gukjin": "sometimes"}, {"jabbeok": "yes"}, [1], "x"):
+        r = client.post("/api/tables", json={**body, "rules": bad})
+        assert r.status_code == 400 and error_code(r) == "rule_config", bad

@@ -24,7 +24,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-__all__ = ["BotSeat", "GameSpec", "Session"]
+__all__ = ["BotSeat", "GameSpec", "Session", "with_overrides"]
+
+
+def with_overrides(base: Any, overrides: object) -> Any:
+    """A preset's rules with some options changed (``{"name": value}``), validated by the
+    rules type's ``from_dict``; bad names or values raise RuleConfigError.
+
+    >>> from madang.matgo.rules import preset
+    >>> with_overrides(preset("default"), {"bonus_steals_pi": True}).bonus_steals_pi
+    True
+    """
+    from madang.core.errors import RuleConfigError
+
+    if overrides is None or overrides == {}:
+        return base
+    if not isinstance(overrides, dict):
+        raise RuleConfigError("rules must be an object of option names and values")
+    from_dict = getattr(type(base), "from_dict", None)
+    if from_dict is None:
+        raise RuleConfigError("this game has no rules options to change")
+    return from_dict({**base.to_dict(), **overrides})
 
 
 class BotSeat(Protocol):
@@ -50,8 +70,9 @@ class GameSpec:
     """How results rate players: Glicko-2 per game (two seats) or placements per match."""
     ruleset_version: str
     """The version of the rules implementation (records of another version may differ)."""
-    session: Callable[[str, int | None], Session]
-    """A match under the named preset from a seed (None: unpredictable)."""
+    session: Callable[..., Session]
+    """``session(preset, seed, overrides=None)``: a match under the named preset (with
+    some options changed, see :func:`with_overrides`) from a seed (None: unpredictable)."""
     frames: Callable[[dict[str, Any]], list[dict[str, Any]]]
     """The replay frames of a finished game's record: the spectator view with every hand
     shown and the unredacted events of each move, the deal first."""
@@ -64,9 +85,10 @@ class GameSpec:
         """The names of the rules presets (the first is the default)."""
         return list(importlib.import_module(self.rules_module).PRESETS)
 
-    def rules(self, preset: str) -> Any:
-        """The rules object of a preset name (unknown names: RuleConfigError)."""
-        return importlib.import_module(self.rules_module).preset(preset)
+    def rules(self, preset: str, overrides: object = None) -> Any:
+        """The rules object of a preset name with some options changed (unknown names
+        and bad options: RuleConfigError)."""
+        return with_overrides(importlib.import_module(self.rules_module).preset(preset), overrides)
 
 
 class Session(ABC):

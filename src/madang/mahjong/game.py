@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from madang.core.errors import InvalidActionError
-from madang.core.game import BotSeat, GameSpec, Session
+from madang.core.game import BotSeat, GameSpec, Session, with_overrides
 
 __all__ = ["SPEC", "MahjongSession", "frames"]
 
@@ -17,12 +17,14 @@ __all__ = ["SPEC", "MahjongSession", "frames"]
 class MahjongSession(Session):
     """Mahjong hands in series; a new match (from a fresh seed) after the last hand."""
 
-    def __init__(self, preset_name: str, seed: int | None) -> None:
+    def __init__(
+        self, preset_name: str, seed: int | None, overrides: dict[str, Any] | None = None
+    ) -> None:
         from madang.mahjong.rules import preset
 
         self.game = "mahjong"
         self.seats = 4
-        self.rules = preset(preset_name)
+        self.rules = with_overrides(preset(preset_name), overrides)
         self.rng = random.Random(seed)
         self.game_no = 1
         self._new_match()

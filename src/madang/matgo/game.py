@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from madang.core.errors import IllegalActionError
-from madang.core.game import BotSeat, GameSpec, Session
+from madang.core.game import BotSeat, GameSpec, Session, with_overrides
 
 __all__ = ["SPEC", "MatgoSession", "frames"]
 
@@ -16,13 +16,15 @@ __all__ = ["SPEC", "MatgoSession", "frames"]
 class MatgoSession(Session):
     """Matgo games in series (the winner deals the next, 나가리 doubles the next)."""
 
-    def __init__(self, preset_name: str, seed: int | None) -> None:
+    def __init__(
+        self, preset_name: str, seed: int | None, overrides: dict[str, Any] | None = None
+    ) -> None:
         from madang.matgo.match import MatgoMatch
         from madang.matgo.rules import preset
 
         self.game = "matgo"
         self.seats = 2
-        self.match = MatgoMatch(preset(preset_name), seed=seed)
+        self.match = MatgoMatch(with_overrides(preset(preset_name), overrides), seed=seed)
         self.game_no = 1
         self._version = 0  # bumped by every change of the position
         self._public: tuple[int, dict[str, Any]] | None = None

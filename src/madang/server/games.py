@@ -32,9 +32,12 @@ def presets(game: str) -> list[str]:
     return list(spec(game).presets())
 
 
-def make_session(game: str, preset_name: str, seed: int | None = None) -> Session:
-    """A session of ``game`` under the named preset (unknown names: RuleConfigError)."""
-    return spec(game).session(preset_name, seed)
+def make_session(
+    game: str, preset_name: str, seed: int | None = None, overrides: dict[str, Any] | None = None
+) -> Session:
+    """A session of ``game`` under the named preset with some options changed (unknown
+    names, bad options: RuleConfigError)."""
+    return spec(game).session(preset_name, seed, overrides)
 
 
 class BotPlayer:

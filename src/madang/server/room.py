@@ -150,6 +150,8 @@ class Room:
         table_id: int,
         game: str,
         preset: str,
+        rules: dict[str, Any] | None = None,
+        rules_in_force: dict[str, Any] | None = None,
         stake: int,
         private: bool,
         invite: str,
@@ -162,6 +164,9 @@ class Room:
         self.table_id = table_id
         self.game = game
         self.preset = preset
+        self.rules = rules or {}
+        """The options changed from the preset (validated when the table was made)."""
+        self.rules_in_force = rules_in_force or {}
         self.stake = stake
         self.private = private
         self.invite = invite
@@ -213,6 +218,8 @@ class Room:
             "id": self.table_id,
             "game": self.game,
             "preset": self.preset,
+            "rules": self.rules,
+            "rules_in_force": self.rules_in_force,
             "stake": self.stake,
             "private": self.private,
             "status": self.status,
@@ -410,7 +417,7 @@ class Room:
 
     async def _start_game(self) -> None:
         if self.session is None:
-            self.session = make_session(self.game, self.preset, self.seed)
+            self.session = make_session(self.game, self.preset, self.seed, self.rules)
         else:
             self.session.next_game()
         sess = self.session

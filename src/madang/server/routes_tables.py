@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from madang.core.registry import spec as game_spec
 from madang.server import store
 from madang.server.deps import body, bot_levels, current_user, hub_of, need_user
 from madang.server.games import games, presets
@@ -51,6 +52,9 @@ async def create_table(request: Request) -> Response:
     preset = data.get("preset", "default")
     if not isinstance(preset, str) or preset not in presets(game):
         raise WireError("rule_config", f"unknown {game} preset {preset!r}")
+    overrides = data.get("rules")
+    # a preset with some options changed: every option of the rules pages is playable
+    in_force = game_spec(game).rules(preset, overrides)  # bad options: rule_config
     stake = data.get("stake", config.stakes[0])
     if type(stake) is not int or stake not in config.stakes:
         raise WireError("bad_request", f"stake must be one of {', '.join(map(str, config.stakes))}")
@@ -99,6 +103,8 @@ async def create_table(request: Request) -> Response:
         table_id=table_id,
         game=game,
         preset=preset,
+        rules=overrides or {},
+        rules_in_force=in_force.to_dict() if hasattr(in_force, "to_dict") else {},
         stake=stake,
         private=private,
         invite=invite,

@@ -31,6 +31,7 @@ BODIES: dict[str, dict[str, Any]] = {
             "preset": {"type": "string"},
             "stake": {"type": "integer"},
             "private": {"type": "boolean"},
+            "rules": {"type": "object"},
             "seats": {
                 "type": "array",
                 "items": {
