@@ -59,6 +59,13 @@ class ArenaAdapter(GameAdapter, Protocol):
         """The game's record (replayable)."""
         ...
 
+    def win_tags(self, state: Any) -> list[str]:
+        """What made the (first) winner's payment: multipliers, patterns (``[]``: none)."""
+        ...
+
+
+_FLAT_WINS = frozenset({"chongtong", "sam_ppeok"})
+
 
 class MatgoAdapter:
     """Matgo for the arena: two seats, two rotations per deal (A as player 0, then 1)."""
@@ -129,6 +136,23 @@ class MatgoAdapter:
         from madang.matgo.record import export_record
 
         return export_record(state)
+
+    def win_tags(self, state: Any) -> list[str]:
+        """The winner's score sheet as tags: ``go_N`` for N 고 called, then each
+        multiplier (``heundeulgi`` for 흔들기 or 폭탄, ``pibak``, ``gwangbak``,
+        ``meongtta``, ``gobak`` …), or the flat win's name (``chongtong``, ``sam_ppeok``).
+
+        >>> from madang.matgo.engine import new_game
+        >>> MatgoAdapter().win_tags(new_game(seed=1))
+        []
+        """
+        sheet = state.sheet
+        if state.winner is None or sheet is None:
+            return []
+        tags = [f"go_{sheet.go}"] if sheet.go else []
+        tags += [i.name for i in sheet.items if i.name in _FLAT_WINS]
+        tags += [m.name for m in sheet.multipliers if m.name != "go"]
+        return tags
 
 
 class MahjongAdapter:
@@ -218,6 +242,15 @@ class MahjongAdapter:
 
         return export_record(state)
 
+    def win_tags(self, state: Any) -> list[str]:
+        """The (first) winner's 기본판 patterns (``menjen``, ``cheongilsaek`` …) and
+        ``ron`` or ``tsumo``."""
+        winners = state.result.winners
+        if not winners:
+            return []
+        w = winners[0]
+        return [w.by, *(i.name for i in w.sheet.base_items)]
+
 
 #: Arena adapters by game: ``"module:Class"``, imported when first used.
 ADAPTERS: dict[str, str] = {
@@ -254,6 +287,7 @@ class GameResult:
     winner: int | None  #: the winning agent, or None
     record_file: str | None = None
     deal_in: list[bool] = field(default_factory=list)  #: per agent (games that have it)
+    tags: list[str] = field(default_factory=list)  #: the winner's ``win_tags``
 
 
 @dataclass
@@ -292,6 +326,9 @@ def play_deals(
                 out.times[a].extend(log.times[s])
             w = adapter.winner(state)
             res = GameResult(d, r, list(seats), net, None if w is None else seats[w])
+            win_tags = getattr(adapter, "win_tags", None)
+            if w is not None and win_tags is not None:
+                res.tags = list(win_tags(state))
             deal_ins = getattr(adapter, "deal_ins", None)
             if deal_ins is not None:
                 res.deal_in = [False] * len(agents)
@@ -312,6 +349,51 @@ def _percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     i = min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))
     return xs[i]
+
+
+def _tag_order(tag: str) -> tuple[int, int, str]:
+    """``go_1``, ``go_2`` … first, in number order; then the other tags by name."""
+    head, _, n = tag.rpartition("_")
+    if head == "go" and n.isdigit():
+        return (0, int(n), "")
+    return (1, 0, tag)
+
+
+def points_shape(games: Sequence[GameResult], agents: Sequence[int]) -> dict[str, Any]:
+    """How the points of ``agents`` (pooled: one agent, or several seats of one bot) fall.
+
+    A *win* is a game the agent won; a *loss* a game another agent won in which it paid
+    (net below zero). Gives the counts, the mean and the largest net points of each (a
+    loss is negative), and ``win_tags``: for each tag of the winner's settlement (see the
+    adapters' ``win_tags``), the share of the agent's wins that carry it.
+
+    >>> g = [GameResult(0, 0, [0, 1], [12, -12], 0, tags=["go_1", "pibak"]),
+    ...      GameResult(0, 1, [1, 0], [-3, 3], 1, tags=[])]
+    >>> s = points_shape(g, [0])
+    >>> s["wins"], s["mean_win"], s["mean_loss"], s["win_tags"]
+    (1, 12.0, -3.0, {'go_1': 1.0, 'pibak': 1.0})
+    """
+    wins: list[int] = []
+    losses: list[int] = []
+    counts: dict[str, int] = {}
+    for g in games:
+        for a in agents:
+            net = g.net[a]
+            if g.winner == a:
+                wins.append(net)
+                for t in set(g.tags):
+                    counts[t] = counts.get(t, 0) + 1
+            elif g.winner is not None and net < 0:
+                losses.append(net)
+    return {
+        "wins": len(wins),
+        "losses": len(losses),
+        "mean_win": round(statistics.fmean(wins), 3) if wins else None,
+        "mean_loss": round(statistics.fmean(losses), 3) if losses else None,
+        "largest_win": max(wins, default=None),
+        "largest_loss": min(losses, default=None),
+        "win_tags": {t: round(counts[t] / len(wins), 4) for t in sorted(counts, key=_tag_order)},
+    }
 
 
 def summarize(
@@ -367,6 +449,10 @@ def summarize(
         "mean_points_a": round(mean, 4),
         "ci95_points_a": [round(mean - half, 4), round(mean + half, 4)] if n > 1 else None,
         "decision_ms": decision_ms,
+        "points_shape": {
+            labels[0]: points_shape(games, [0]),
+            ("b" if len(bots) == 2 else "others"): points_shape(games, range(1, len(bots))),
+        },
     }
 
 
@@ -454,6 +540,7 @@ def run_arena(
                 "seats": [bots[a] for a in g.seats],
                 "winner": None if g.winner is None else bots[g.winner],
                 "net": g.net,
+                "tags": g.tags,
             }
             for g in sorted(games, key=lambda g: (g.deal, g.rotation))
         ]

@@ -175,9 +175,32 @@ def _print(r: dict[str, Any]) -> None:
             f"  A deals in {100 * r['deal_in_rate_a']:.1f}% of hands "
             f"(each other seat {100 * r['deal_in_rate_others_each']:.1f}%)\n"
         )
+    for label, shape in r.get("points_shape", {}).items():
+        _print_shape(w, label, r, shape)
     for label, d in r["decision_ms"].items():
         w(
             f"  decision time {label.upper()} ({d['bot']}): p50 {d['p50']:.2f} ms, "
             f"p95 {d['p95']:.2f} ms over {d['decisions']} decisions\n"
         )
     w(f"  elapsed {r['elapsed_s']:.1f} s with {r['workers']} worker(s)\n")
+
+
+def _print_shape(
+    w: Callable[[str], Any], label: str, r: dict[str, Any], shape: dict[str, Any]
+) -> None:
+    """One side's points shape: wins and losses, their means and extremes, the tags."""
+    name = r["a"] if label == "a" else (r["b"][0] if isinstance(r["b"], list) else r["b"])
+    who = f"{label.upper() if label in ('a', 'b') else 'others'} ({name})"
+
+    def pts(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:+.1f}" if isinstance(x, float) else f"{x:+d}"
+
+    w(
+        f"  {who}: {shape['wins']} wins, mean {pts(shape['mean_win'])}, largest "
+        f"{pts(shape['largest_win'])}; {shape['losses']} losses, mean "
+        f"{pts(shape['mean_loss'])}, largest {pts(shape['largest_loss'])}\n"
+    )
+    tags = shape["win_tags"]
+    if tags:
+        text = ", ".join(f"{t} {100 * v:.1f}%" for t, v in tags.items())
+        w(f"    wins with: {text}\n")

@@ -9,17 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from madang.arena import GameResult, deal_seed, make_adapter, run_arena, summarize
+from madang.arena import GameResult, deal_seed, make_adapter, points_shape, run_arena, summarize
 from madang.bots import Budget
 from madang.cli import main
 from madang.core.errors import RuleConfigError
+from madang.mahjong.record import replay as replay_mahjong
 from madang.matgo.record import replay
 
 FAST = Budget(time_s=None, iterations=2)
 KEYS = {
     "game", "a", "b", "games", "deals", "wins", "draws", "win_rate_a", "mean_points_a",
     "ci95_points_a", "decision_ms", "seed", "workers", "budget", "games_per_deal", "elapsed_s",
+    "points_shape",
 }  # fmt: skip
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 def test_cli_tiny_match_json() -> None:
@@ -105,6 +108,55 @@ def test_summary_statistics_are_paired_by_deal() -> None:
     assert r["mean_points_a"] == 3.0  # deals average (10 - 4) / 2 = 3 and (0 + 6) / 2 = 3
     assert r["ci95_points_a"] == [3.0, 3.0]
     assert r["decision_ms"]["a"]["p50"] == 1.0 and r["decision_ms"]["a"]["p95"] == 3.0
+
+
+def test_points_shape_of_hand_made_outcomes() -> None:
+    games = [
+        GameResult(0, 0, [0, 1], [32, -32], 0, tags=["go_2", "pibak"]),
+        GameResult(0, 1, [1, 0], [-7, 7], 1, tags=[]),
+        GameResult(1, 0, [0, 1], [-16, 16], 1, tags=["heundeulgi"]),
+        GameResult(1, 1, [1, 0], [0, 0], None),
+        GameResult(2, 0, [0, 1], [8, -8], 0, tags=["go_1", "heundeulgi", "pibak"]),
+        GameResult(2, 1, [1, 0], [-4, 4], 1, tags=["gwangbak"]),
+    ]
+    r = summarize("matgo", ["x", "y"], games, [[0.001], [0.002]])
+    a, b = r["points_shape"]["a"], r["points_shape"]["b"]
+    assert (a["wins"], a["losses"], b["wins"], b["losses"]) == (2, 3, 3, 2)
+    assert a["mean_win"] == 20.0 and a["mean_loss"] == -9.0
+    assert (a["largest_win"], a["largest_loss"]) == (32, -16)
+    assert b["mean_win"] == 9.0 and b["mean_loss"] == -20.0
+    assert (b["largest_win"], b["largest_loss"]) == (16, -32)
+    assert a["win_tags"] == {"go_1": 0.5, "go_2": 0.5, "heundeulgi": 0.5, "pibak": 1.0}
+    assert list(a["win_tags"])[:2] == ["go_1", "go_2"]  # 고 counts first, in order
+    assert b["win_tags"] == {"gwangbak": round(1 / 3, 4), "heundeulgi": round(1 / 3, 4)}
+    # three seats of one bot are pooled as "others"
+    four = [GameResult(0, 0, [0, 1, 2, 3], [-10, 30, -10, -10], 1, tags=["tsumo"]),
+            GameResult(0, 1, [1, 0, 2, 3], [20, 0, -20, 0], 0, tags=["ron", "menjen"])]  # fmt: skip
+    shape = points_shape(four, [1, 2, 3])
+    assert (shape["wins"], shape["losses"], shape["mean_win"]) == (1, 3, 30.0)
+    assert shape["mean_loss"] == round(-40 / 3, 3) and shape["win_tags"] == {"tsumo": 1.0}
+    assert points_shape([], [0])["mean_win"] is None
+
+
+def test_win_tags_read_the_winners_settlement() -> None:
+    matgo = make_adapter("matgo")
+    rec = json.loads((GOLDEN / "matgo" / "04_go2_pibak.json").read_text())
+    assert matgo.win_tags(replay(rec)) == ["go_2", "pibak"]
+    rec = json.loads((GOLDEN / "matgo" / "03_bomb_and_flip.json").read_text())
+    assert matgo.win_tags(replay(rec)) == ["heundeulgi"]
+    rec = json.loads((GOLDEN / "matgo" / "05_nagari.json").read_text())
+    assert matgo.win_tags(replay(rec)) == []
+    mahjong = make_adapter("mahjong")
+    rec = json.loads((GOLDEN / "mahjong" / "04_haitei_tsumo.json").read_text())
+    assert mahjong.win_tags(replay_mahjong(rec)) == ["tsumo", "menjen", "seumu", "tonggwan"]
+
+
+def test_text_output_shows_the_points_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "matgo", "--a", "greedy", "--b", "random", "--games", "6",
+                 "--seed", "4", "--no-progress"]) == 0  # fmt: skip
+    text = capsys.readouterr().out
+    assert "A (greedy): " in text and "B (random): " in text
+    assert " wins, mean +" in text and "losses, mean -" in text
 
 
 @pytest.mark.parametrize("kwargs", [{"deals": 0}, {"deals": 1, "workers": 0}], ids=str)
