@@ -75,7 +75,7 @@ def test_replay_json_of_each_example(
 def test_replay_from_stdin(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    record = _golden("02_bbeok_taken_back")
+    record = _golden("02_ppeok_taken_back")
     rc, out, _ = _cli(["matgo", "replay", "-", "--json"], capsys, monkeypatch, json.dumps(record))
     assert rc == 0
     assert json.loads(out)["points"] == 14
@@ -124,7 +124,7 @@ def test_empty_moves_is_a_game_in_progress() -> None:
 def test_an_illegal_move_names_its_index(
     index: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rec = _golden("02_bbeok_taken_back")  # 8 moves; 12d lies in the draw pile throughout
+    rec = _golden("02_ppeok_taken_back")  # 8 moves; 12d lies in the draw pile throughout
     if index < len(rec["moves"]):
         rec["moves"][index] = "play 12d"
     else:

@@ -1,4 +1,4 @@
-"""판 (pan): the whole truth of one mahjong hand, and the actions that change it.
+"""The whole truth of one mahjong hand (국, guk), and the actions that change it.
 
 :class:`HandState` is mutable and clones cheaply (lists of small ints, shared immutable
 pieces); :class:`Action` is a small frozen value with a text notation that round-trips:
