@@ -26,7 +26,7 @@ from madang.matgo.cards import BIT, CODES
 from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.db import make_engine, migrate
-from madang.server.room import Conn, Room, Seat
+from madang.server.room import Act, Conn, Ready, Room, Seat
 
 FORBIDDEN_KEYS = {"deck", "wall", "seed", "pile_order"}
 
@@ -120,9 +120,9 @@ class Checker(Conn):
         self.version = msg["version"]
         prompt = msg.get("prompt")
         if prompt and self.seat is not None:
-            self.room.submit("act", self, self.version, self.rng.choice(prompt["legal"]), None)
+            self.room.submit(Act(self, self.version, self.rng.choice(prompt["legal"])))
         if "result" in msg and self.seat is not None:
-            self.room.submit("ready", self)
+            self.room.submit(Ready(self))
 
     def check_offer(self, msg: dict[str, Any]) -> None:
         now = time.monotonic()

@@ -105,6 +105,76 @@ class Conn:
         self.outbox.put_nowait(None)
 
 
+# ---------------------------------------------------------------------- messages
+# Everything that changes a table is one of these on the room's queue.
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """A timer went off: look at what is due."""
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A client's move, made against its stream's ``version``."""
+
+    conn: Conn
+    version: int
+    action: str
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """A client (re)connects: the missed updates since ``last_version``, or a snapshot."""
+
+    conn: Conn
+    last_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Between games: a person is ready for the next."""
+
+    conn: Conn
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """A connection closed."""
+
+    conn: Conn
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Take a seat (answered through :meth:`Room.call`): the seat's index."""
+
+    user: dict[str, Any]
+    seat: int | None
+    invite: str | None
+    stake: object
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Give up one's seat (answered through :meth:`Room.call`)."""
+
+    user: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Attach:
+    """A new connection joins its seat's stream or the spectators' (answered)."""
+
+    conn: Conn
+
+
+Message = Tick | Act | Hello | Ready | Drop | Join | Leave | Attach
+Question = Join | Leave | Attach
+"""The messages :meth:`Room.call` waits an answer to."""
+
+
 @dataclass
 class Seat:
     """A table position and who controls it."""
@@ -186,7 +256,7 @@ class Room:
         self.ready: set[int] = set()
         self.next_deadline = 0.0
         self.last_result: dict[str, Any] | None = None
-        self.queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[Message, asyncio.Future[Any] | None]] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
@@ -202,14 +272,14 @@ class Room:
         """Start the actor task."""
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"room-{self.table_id}")
 
-    def submit(self, *msg: Any) -> None:
+    def submit(self, msg: Message) -> None:
         """Queue a message for the actor."""
-        self.queue.put_nowait(msg)
+        self.queue.put_nowait((msg, None))
 
-    async def call(self, *msg: Any) -> Any:
+    async def call(self, msg: Question) -> Any:
         """Queue a message and wait for the actor's answer (a WireError is raised)."""
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.submit(*msg, fut)
+        self.queue.put_nowait((msg, fut))
         return await fut
 
     def summary(self, *, with_invite: bool = False) -> dict[str, Any]:
@@ -265,51 +335,47 @@ class Room:
         except Exception:  # the actor must survive a bug in one message
             log.exception("room %s: error", self.table_id)
 
-    async def _handle(self, msg: tuple[Any, ...]) -> None:
-        kind = msg[0]
-        if kind == "tick":
-            return
-        if kind == "act":
-            _, conn, version, action, ref = msg
-            try:
-                await self._act(conn, version, action)
-            except WireError as e:
-                conn.send(dumps(e.to_message(ref)))
-            return
-        if kind == "hello":
-            self._hello(msg[1], msg[2])
-            return
-        if kind == "ready":
-            conn = msg[1]
-            if conn.seat is None:
-                conn.send(
-                    dumps(WireError("not_seated", "spectators need not be ready").to_message())
-                )
-            elif self.status != "between":
-                conn.send(dumps(WireError("game_over", "no game to wait for").to_message()))
-            else:
-                self.ready.add(conn.seat)
-            return
-        if kind == "drop":
-            self._drop(msg[1])
-            return
-        if kind in ("join", "leave", "attach"):
-            fut: asyncio.Future[Any] = msg[-1]
-            try:
-                if kind == "join":
-                    res: Any = await self._join(*msg[1:-1])
-                elif kind == "leave":
-                    res = await self._leave(msg[1])
-                else:
-                    res = self._attach(msg[1])
-            except WireError as e:
-                if not fut.done():
-                    fut.set_exception(e)
+    async def _handle(self, item: tuple[Message, asyncio.Future[Any] | None]) -> None:
+        msg, fut = item
+        match msg:
+            case Tick():
                 return
-            if not fut.done():
-                fut.set_result(res)
-            return
-        log.warning("room %s: unknown message %r", self.table_id, kind)
+            case Act(conn, version, action, ref):
+                try:
+                    await self._act(conn, version, action)
+                except WireError as e:
+                    conn.send(dumps(e.to_message(ref)))
+            case Hello(conn, last_version):
+                self._hello(conn, last_version)
+            case Ready(conn):
+                if conn.seat is None:
+                    err = WireError("not_seated", "spectators need not be ready")
+                    conn.send(dumps(err.to_message()))
+                elif self.status != "between":
+                    conn.send(dumps(WireError("game_over", "no game to wait for").to_message()))
+                else:
+                    self.ready.add(conn.seat)
+            case Drop(conn):
+                self._drop(conn)
+            case Join() | Leave() | Attach():
+                assert fut is not None
+                try:
+                    res = await self._answer(msg)
+                except WireError as e:
+                    if not fut.done():
+                        fut.set_exception(e)
+                    return
+                if not fut.done():
+                    fut.set_result(res)
+
+    async def _answer(self, msg: Question) -> Any:
+        match msg:
+            case Join(user, seat, invite, stake):
+                return await self._join(user, seat, invite, stake)
+            case Leave(user):
+                return await self._leave(user)
+            case Attach(conn):
+                return self._attach(conn)
 
     # ------------------------------------------------------------------ seats
 
@@ -670,7 +736,7 @@ class Room:
 
     def _tick(self) -> None:
         self._timer = None
-        self.queue.put_nowait(("tick",))
+        self.submit(Tick())
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

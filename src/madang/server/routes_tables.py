@@ -14,7 +14,7 @@ from madang.server import store
 from madang.server.deps import body, bot_levels, current_user, hub_of, need_user
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
-from madang.server.room import Room, Seat
+from madang.server.room import Join, Leave, Room, Seat
 from madang.server.schemas import body as documented
 from madang.server.wire import WireError
 
@@ -147,7 +147,7 @@ async def join_table(request: Request, table_id: int) -> dict[str, Any]:
 
     if invite is not None and not isinstance(invite, str):
         raise WireError("bad_request", "invite must be a string")
-    got = await asyncio.wait_for(room.call("join", user, seat, invite, data.get("stake")), 10)
+    got = await asyncio.wait_for(room.call(Join(user, seat, invite, data.get("stake"))), 10)
     return {"table": room.summary(with_invite=True), "seat": got}
 
 
@@ -155,5 +155,5 @@ async def join_table(request: Request, table_id: int) -> dict[str, Any]:
 async def leave_table(request: Request, table_id: int) -> dict[str, Any]:
     room = room_of(request, table_id)
     user = await need_user(request)
-    await asyncio.wait_for(room.call("leave", user), 10)
+    await asyncio.wait_for(room.call(Leave(user)), 10)
     return {"ok": True}

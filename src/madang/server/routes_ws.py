@@ -13,7 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.deps import COOKIE, Hub, client_addr, hub_of
-from madang.server.room import Conn, Room, dumps
+from madang.server.room import Act, Attach, Conn, Drop, Hello, Ready, Room, dumps
 from madang.server.wire import WireError, parse_client_message
 
 router = APIRouter()
@@ -52,7 +52,7 @@ async def _table_socket(ws: WebSocket, hub: Hub, table_id: int) -> None:
         return
     conn = Conn(seat, user["username"] if user else None)
     try:
-        await asyncio.wait_for(room.call("attach", conn), 10)
+        await asyncio.wait_for(room.call(Attach(conn)), 10)
     except (TimeoutError, WireError):
         await ws.close(code=4404)
         return
@@ -61,7 +61,7 @@ async def _table_socket(ws: WebSocket, hub: Hub, table_id: int) -> None:
     try:
         await _reader(ws, conn, room, bucket, config)
     finally:
-        room.submit("drop", conn)
+        room.submit(Drop(conn))
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5)
@@ -153,8 +153,8 @@ async def _reader(
             conn.send(dumps({"type": "pong", "server_time": int(time.time() * 1000)}))
         elif kind == "hello":
             greeted = True
-            room.submit("hello", conn, m["last_version"])
+            room.submit(Hello(conn, m["last_version"]))
         elif kind == "act":
-            room.submit("act", conn, m["version"], m["action"], m["ref"])
+            room.submit(Act(conn, m["version"], m["action"], m["ref"]))
         else:
-            room.submit("ready", conn)
+            room.submit(Ready(conn))
