@@ -26,7 +26,7 @@ from madang.matgo.cards import BIT, CODES
 from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.db import make_engine, migrate
-from madang.server.room import Act, Conn, Ready, Room, Seat
+from madang.server.room import Act, Conn, Kind, Ready, Room, Seat
 
 FORBIDDEN_KEYS = {"deck", "wall", "seed", "pile_order"}
 
@@ -166,7 +166,8 @@ async def run_games(game: str, games: int, seed: int) -> tuple[int, int, int, in
         private=False,
         invite="x",
         seats=[
-            Seat(i, "human", user_id=u["id"], username=u["username"]) for i, u in enumerate(users)
+            Seat(i, Kind.HUMAN, user_id=u["id"], username=u["username"])
+            for i, u in enumerate(users)
         ],
         config=config,
         engine=eng,

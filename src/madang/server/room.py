@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
@@ -105,6 +106,22 @@ class Conn:
         self.outbox.put_nowait(None)
 
 
+class Status(StrEnum):
+    """Where a table stands (its value is what the lobby and the database say)."""
+
+    WAITING = "waiting"  #: a person seat is still free
+    PLAYING = "playing"
+    BETWEEN = "between"  #: a game has ended; the next waits for the people to be ready
+    CLOSED = "closed"
+
+
+class Kind(StrEnum):
+    """Who controls a seat."""
+
+    HUMAN = "human"
+    BOT = "bot"
+
+
 # ---------------------------------------------------------------------- messages
 # Everything that changes a table is one of these on the room's queue.
 
@@ -180,7 +197,7 @@ class Seat:
     """A table position and who controls it."""
 
     index: int
-    kind: str  #: "human" or "bot"
+    kind: Kind
     user_id: int | None = None
     username: str | None = None
     level: str | None = None
@@ -197,8 +214,8 @@ class Seat:
             "kind": self.kind,
             "username": self.username,
             "level": self.level,
-            "connected": self.kind == "bot" or bool(self.conns),
-            "bot_control": self.kind == "bot" or self.bot_control,
+            "connected": self.kind == Kind.BOT or bool(self.conns),
+            "bot_control": self.kind == Kind.BOT or self.bot_control,
             "left": self.left,
         }
 
@@ -246,7 +263,7 @@ class Room:
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.rng = random.Random(self.seed ^ 0x5EED)
         self.on_close = on_close
-        self.status = "waiting"
+        self.status: Status = Status.WAITING
         self.session: Session | None = None
         self.game_id: int | None = None
         self.games_played = 0
@@ -306,7 +323,7 @@ class Room:
         if user_id is None:
             return None
         for s in self.seats:
-            if s.kind == "human" and s.user_id == user_id:
+            if s.kind == Kind.HUMAN and s.user_id == user_id:
                 return s.index
         return None
 
@@ -319,7 +336,7 @@ class Room:
 
     async def run(self) -> None:
         """Handle the queue until the table closes."""
-        if self.status == "waiting" and self._all_seated():
+        if self.status == Status.WAITING and self._all_seated():
             await self._guard(self._start_game())
             await self._guard(self._run_due())
         while not self.closing:
@@ -351,7 +368,7 @@ class Room:
                 if conn.seat is None:
                     err = WireError("not_seated", "spectators need not be ready")
                     conn.send(dumps(err.to_message()))
-                elif self.status != "between":
+                elif self.status != Status.BETWEEN:
                     conn.send(dumps(WireError("game_over", "no game to wait for").to_message()))
                 else:
                     self.ready.add(conn.seat)
@@ -380,7 +397,7 @@ class Room:
     # ------------------------------------------------------------------ seats
 
     def _all_seated(self) -> bool:
-        return all(s.kind == "bot" or s.user_id is not None for s in self.seats)
+        return all(s.kind == Kind.BOT or s.user_id is not None for s in self.seats)
 
     async def _join(
         self, user: dict[str, Any], seat: int | None, invite: str | None, stake: object
@@ -390,14 +407,14 @@ class Room:
             return mine
         if self.private and invite != self.invite:
             raise WireError("forbidden", "this table is private: you need its invite link")
-        if self.status == "closed" or self.closing:
+        if self.status == Status.CLOSED or self.closing:
             raise WireError("not_found", "the table is closed")
         if type(stake) is not int or stake != self.stake:
             # a seat is taken only by someone who was shown the stake and accepted it
             raise WireError(
                 "stake_unconfirmed", f"this table plays for {self.stake} a point: confirm it"
             )
-        free = [s for s in self.seats if s.kind == "human" and s.user_id is None]
+        free = [s for s in self.seats if s.kind == Kind.HUMAN and s.user_id is None]
         if seat is not None:
             if not 0 <= seat < len(self.seats):
                 raise WireError("bad_request", f"seat must be 0-{len(self.seats) - 1}")
@@ -413,7 +430,7 @@ class Room:
         target.disconnected_at = time.monotonic()
         self._send_seats()
         await self._save_table()
-        if self.status == "waiting" and self._all_seated():
+        if self.status == Status.WAITING and self._all_seated():
             await self._start_game()
         return target.index
 
@@ -422,7 +439,7 @@ class Room:
         if idx is None:
             raise WireError("not_seated", "you hold no seat at this table")
         s = self.seats[idx]
-        if self.status == "waiting":
+        if self.status == Status.WAITING:
             s.user_id = None
             s.username = None
             s.disconnected_at = None
@@ -433,7 +450,7 @@ class Room:
         else:
             s.left = True
             s.bot_control = True
-            if self.status == "between":
+            if self.status == Status.BETWEEN:
                 await self._close("a player left")
                 return True
         self._send_seats()
@@ -487,7 +504,7 @@ class Room:
         else:
             self.session.next_game()
         sess = self.session
-        self.status = "playing"
+        self.status = Status.PLAYING
         self.ready.clear()
         self.last_result = None
         players = [s.user_id for s in self.seats]
@@ -535,7 +552,7 @@ class Room:
         seat = conn.seat
         if seat is None:
             raise WireError("not_seated", "spectators cannot act")
-        if self.status != "playing" or self.session is None:
+        if self.status != Status.PLAYING or self.session is None:
             raise WireError("game_over", "no game is running at this table")
         current = self.streams[seat].version
         if version != current:
@@ -615,7 +632,7 @@ class Room:
         result["match_over"] = scores is not None
         self.asked.clear()
         leaving = any(s.left for s in self.seats)
-        self.status = "between"
+        self.status = Status.BETWEEN
         self.next_deadline = time.monotonic() + self.config.next_game_seconds
         result["next_deadline"] = None if leaving else self._epoch_ms(self.next_deadline)
         self.last_result = result
@@ -624,7 +641,7 @@ class Room:
             await self._close("a player left")
 
     async def _close(self, reason: str) -> None:
-        self.status = "closed"
+        self.status = Status.CLOSED
         self.closing = True
         self._cancel_timer()
         text = dumps({"type": "closed", "reason": reason})
@@ -638,7 +655,7 @@ class Room:
     # ------------------------------------------------------------------ timers, bots
 
     def _controller_is_bot(self, s: Seat, now: float) -> bool:
-        if s.kind == "bot" or s.left:
+        if s.kind == Kind.BOT or s.left:
             return True
         return (
             s.disconnected_at is not None and now >= s.disconnected_at + self.config.grace_seconds
@@ -647,22 +664,25 @@ class Room:
     def _due(self, seat: int, now: float) -> float:
         s = self.seats[seat]
         asked_at, deadline = self.asked[seat]
-        if s.kind == "bot" or s.left:
+        if s.kind == Kind.BOT or s.left:
             return min(asked_at + self.config.bot_delay, deadline)
         if s.disconnected_at is not None:
             return min(deadline, s.disconnected_at + self.config.grace_seconds)
         return deadline
 
+    def _playing(self) -> bool:
+        return self.status == Status.PLAYING
+
     async def _run_due(self) -> None:
         steps = 0
         while not self.closing:
             now = time.monotonic()
-            if self.status == "between":
+            if self.status == Status.BETWEEN:
                 await self._between(now)
-                if self.status != "playing":
+                if not self._playing():  # the next game began, or the table closed
                     return
                 continue
-            if self.status != "playing" or self.session is None:
+            if self.status != Status.PLAYING or self.session is None:
                 return
             best: tuple[float, int] | None = None
             for seat in self._askable():
@@ -686,7 +706,7 @@ class Room:
             s = self.seats[seat]
             if self._controller_is_bot(s, now):
                 # a claim question is private: taking over for it must not show
-                if s.kind == "human" and not s.bot_control and self.offer_until is None:
+                if s.kind == Kind.HUMAN and not s.bot_control and self.offer_until is None:
                     s.bot_control = True
                     self._send_seats()
                 move = await self._bot_move(seat)
@@ -707,7 +727,7 @@ class Room:
         return self.session.bot_move(seat, s.bot, self.rng)
 
     async def _between(self, now: float) -> None:
-        humans = [s for s in self.seats if s.kind == "human"]
+        humans = [s for s in self.seats if s.kind == Kind.HUMAN]
         present = [s for s in humans if s.conns and not s.left]
         if present and all(s.index in self.ready for s in present):
             await self._start_game()
@@ -750,7 +770,7 @@ class Room:
         return int((time.time() + (mono - time.monotonic())) * 1000)
 
     def _timers(self) -> list[dict[str, Any]]:
-        if self.session is None or self.status != "playing":
+        if self.session is None or self.status != Status.PLAYING:
             return []
         now = time.monotonic()
         out = []
@@ -770,7 +790,7 @@ class Room:
 
     def _prompt(self, seat: int | None) -> dict[str, Any] | None:
         sess = self.session
-        if seat is None or sess is None or self.status != "playing" or seat not in self.asked:
+        if seat is None or sess is None or self.status != Status.PLAYING or seat not in self.asked:
             return None
         if seat not in self._askable():
             return None
@@ -807,7 +827,7 @@ class Room:
         assert sess is not None
         timers = self._timers()
         for key, stream in self.streams.items():
-            if key != SPECTATORS and self.seats[key].kind == "bot":
+            if key != SPECTATORS and self.seats[key].kind == Kind.BOT:
                 continue
             seat = None if key == SPECTATORS else key
             conns = self._conns_of(key)
@@ -852,7 +872,7 @@ class Room:
             "prompt": self._prompt(seat),
             "timers": self._timers(),
             "seats": [s.public() for s in self.seats],
-            "result": self.last_result if self.status == "between" else None,
+            "result": self.last_result if self.status == Status.BETWEEN else None,
         }
 
     def _hello(self, conn: Conn, last_version: int | None) -> None:

@@ -14,7 +14,7 @@ from madang.server import store
 from madang.server.deps import body, bot_levels, current_user, hub_of, need_user
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
-from madang.server.room import Join, Leave, Room, Seat
+from madang.server.room import Join, Kind, Leave, Room, Seat
 from madang.server.schemas import body as documented
 from madang.server.wire import WireError
 
@@ -67,23 +67,23 @@ async def create_table(request: Request) -> Response:
     levels = bot_levels()
     seats: list[Seat] = []
     for i, spec in enumerate(specs):
-        if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
+        if not isinstance(spec, dict) or spec.get("kind") not in tuple(Kind):
             raise WireError("bad_request", "each seat is {kind: human} or {kind: bot, level}")
-        if spec["kind"] == "bot":
+        if spec["kind"] == Kind.BOT:
             level = spec.get("level", "normal")
             if not isinstance(level, str) or level not in levels:
                 raise WireError("bad_request", f"bot level must be one of {levels}")
-            seats.append(Seat(i, "bot", level=level))
+            seats.append(Seat(i, Kind.BOT, level=level))
         else:
-            seats.append(Seat(i, "human"))
-    humans = [s for s in seats if s.kind == "human"]
+            seats.append(Seat(i, Kind.HUMAN))
+    humans = [s for s in seats if s.kind == Kind.HUMAN]
     if not humans:
         raise WireError("bad_request", "a table needs at least one person seat")
     humans[0].user_id = user["id"]
     humans[0].username = user["username"]
     humans[0].disconnected_at = time.monotonic()
     for s in seats:
-        if s.kind == "bot":
+        if s.kind == Kind.BOT:
             bot = await hub.db(store.bot_user, s.level)
             s.user_id, s.username = bot["id"], bot["username"]
     invite = store.new_invite()
