@@ -107,3 +107,32 @@ def test_engine_module_imports_no_outer_layer(path: Path) -> None:
 def test_the_checker_itself(source: str, module: str, bad: list[str]) -> None:
     is_package = module == "madang"
     assert _forbidden(imported_modules(source, module, is_package)) == bad
+
+
+def _imports_of(path: Path) -> set[str]:
+    return imported_modules(
+        path.read_text(encoding="utf-8"), _module_name(path), path.name == "__init__.py"
+    )
+
+
+def _hits(names: set[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted(n for n in names if any(n == f or n.startswith(f + ".") for f in prefixes))
+
+
+@pytest.mark.parametrize(
+    "path", sorted((SRC / "bots").rglob("*.py")), ids=lambda p: str(p.relative_to(SRC))
+)
+def test_bots_import_no_server(path: Path) -> None:
+    """A bot sees views and legal moves; it knows nothing of tables or the wire."""
+    assert _hits(_imports_of(path), ("madang.server", "madang.web")) == []
+
+
+SERVER_FILES = sorted((SRC / "server").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", SERVER_FILES, ids=lambda p: str(p.relative_to(SRC)))
+def test_the_server_plays_games_through_the_contract(path: Path) -> None:
+    """The server names no engine: it plays every game through the registry's contract
+    (``madang.core.game``); only the bots it seats see an engine's views."""
+    engines = ("madang.matgo", "madang.mahjong")
+    assert _hits(_imports_of(path), engines) == []

@@ -104,10 +104,11 @@ def tune_runtime() -> None:
     import sys
 
     import madang.bots
-    import madang.mahjong.engine
-    import madang.matgo.match
     import madang.server.replay  # noqa: F401
+    from madang.core.registry import games, spec
 
+    for game in games():  # a session of each game imports all that its tables need
+        spec(game).session(spec(game).presets()[0], 0)
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
