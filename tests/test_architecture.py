@@ -136,3 +136,8 @@ def test_the_server_plays_games_through_the_contract(path: Path) -> None:
     (``madang.core.game``); only the bots it seats see an engine's views."""
     engines = ("madang.matgo", "madang.mahjong")
     assert _hits(_imports_of(path), engines) == []
+
+
+def test_the_store_raises_its_own_errors() -> None:
+    """Persistence knows nothing of the wire: the app maps its errors to wire codes."""
+    assert _hits(_imports_of(SRC / "server" / "store.py"), ("madang.server.wire",)) == []

@@ -58,6 +58,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def _wire(_: Request, e: WireError) -> JSONResponse:
         return JSONResponse({"error": e.to_dict()}, status_code=e.status)
 
+    @app.exception_handler(store.NameTaken)
+    async def _taken(_: Request, e: store.NameTaken) -> JSONResponse:
+        w = WireError("username_taken", str(e))
+        return JSONResponse({"error": w.to_dict()}, status_code=w.status)
+
     @app.exception_handler(MadangError)
     async def _madang(_: Request, e: MadangError) -> JSONResponse:
         w = wire_error(e)

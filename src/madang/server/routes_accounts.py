@@ -108,7 +108,7 @@ async def guest(request: Request) -> Response:
                 store.create_user, f"guest-{secrets.token_hex(3)}", None, guest=True
             )
             break
-        except WireError:
+        except store.NameTaken:
             continue
     else:  # pragma: no cover - 16M names
         raise WireError("internal", "could not make a guest name")

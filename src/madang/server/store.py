@@ -34,9 +34,16 @@ from madang.server.ratings import (
     glicko2_update,
     placement_deltas,
 )
-from madang.server.wire import WireError
 
 SESSION_DAYS = 30
+
+
+class NameTaken(Exception):
+    """A user name (or one that looks like it) belongs to someone already."""
+
+    def __init__(self, username: str) -> None:
+        super().__init__(f"the name {username!r} is taken")
+        self.username = username
 _settle_lock = threading.Lock()
 
 
@@ -70,7 +77,7 @@ def create_user(
     bot: bool = False,
 ) -> dict[str, Any]:
     """Insert a user; a taken name (or one that looks like a taken one) raises
-    ``username_taken``."""
+    :class:`NameTaken`."""
     try:
         with eng.begin() as c:
             uid = c.execute(
@@ -84,7 +91,7 @@ def create_user(
                 )
             ).inserted_primary_key[0]  # type: ignore[index]
     except IntegrityError:
-        raise WireError("username_taken", f"the name {username!r} is taken") from None
+        raise NameTaken(username) from None
     return {"id": uid, "username": username, "guest": guest, "bot": bot}
 
 
@@ -115,7 +122,7 @@ def upgrade_guest(eng: Engine, user_id: int, username: str, password_hash: str) 
             )
             c.execute(sa.delete(db.sessions).where(db.sessions.c.user_id == user_id))
     except IntegrityError:
-        raise WireError("username_taken", f"the name {username!r} is taken") from None
+        raise NameTaken(username) from None
     return {"id": user_id, "username": username, "guest": False, "bot": False}
 
 
@@ -147,7 +154,7 @@ def bot_user(eng: Engine, level: str) -> dict[str, Any]:
         return user_dict(row)
     try:
         return create_user(eng, name, None, bot=True)
-    except WireError:
+    except NameTaken:
         return user_dict(user_by_name(eng, name))
 
 
