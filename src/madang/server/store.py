@@ -44,6 +44,8 @@ class NameTaken(Exception):
     def __init__(self, username: str) -> None:
         super().__init__(f"the name {username!r} is taken")
         self.username = username
+
+
 _settle_lock = threading.Lock()
 
 
