@@ -41,7 +41,7 @@ def play_hand(state: HandState, bots: list[Any], seed: int) -> list[str]:
 
 
 @pytest.mark.parametrize("name,level", [("random", "easy"), ("efficiency", "normal"),
-                                        ("defensive", "hard")])  # fmt: skip
+                                        ("value", "hard")])  # fmt: skip
 def test_levels_are_registered(name: str, level: str) -> None:
     assert make_bot("mahjong", level).name == name
     assert make_bot("mahjong", name).name == name

@@ -87,7 +87,8 @@ class Table:
     ``hand`` holds the seat's concealed counts (25 kinds); ``melds[s]`` each seat's
     melds as ``(kind, tile, source)``; ``rivers[s]`` the discards still on the table;
     ``unseen[k]`` the copies of kind ``k`` the seat cannot see anywhere (not in its
-    hand, not face up); ``bulleo_waits[s]`` the waits announced by 불러 (else ``None``).
+    hand, not face up); ``bulleo_waits[s]`` the waits announced by 불러 (else ``None``);
+    ``flowers`` the seat's own flowers laid out; ``pot`` the 나가리 pot the next winner takes.
     """
 
     seat: int
@@ -108,6 +109,8 @@ class Table:
     rules: MahjongRules
     claim_tile: int
     claim_from: int
+    flowers: int = 0
+    pot: int = 0
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Table:
@@ -156,6 +159,8 @@ class Table:
             rules=rules,
             claim_tile=KIND_OF_NAME[claim["tile"]] if claim else -1,
             claim_from=claim["from"] if claim else -1,
+            flowers=len(me["flowers"]),
+            pot=view.get("pot", 0),
         )
 
     @property

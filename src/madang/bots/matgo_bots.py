@@ -15,6 +15,6 @@ register_bot("matgo", "greedy", GreedyBot, level="normal")
 register_bot("matgo", "search", SearchBot, level="hard")
 register_bot("matgo", "first", FirstBot)
 register_bot("matgo", "capture", CaptureBot)
-register_bot("matgo", "search_value", lambda: SearchBot(horizon=1, leaf="learned"))
+register_bot("matgo", "search_value", lambda: SearchBot(horizon=1, leaf="learned", search_go=False))
 
 __all__ = ["CaptureBot", "GreedyBot", "RandomBot", "SearchBot", "bot_names"]

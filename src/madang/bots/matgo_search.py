@@ -11,8 +11,11 @@ random numbers), so the comparison between actions is sharp even with few sample
 action with the best mean value is chosen; the greedy valuation's own choice wins ties.
 Sampling stops at the budget's time limit or iteration cap, whichever comes first.
 
-고/스톱 is left to the greedy rule by default: deciding it by full playouts
-(``search_go=True``) scores more points per game but wins slightly fewer games.
+고/스톱 is decided by expected payment (:meth:`SearchBot.go_or_stop`): 스톱 pays the
+settlement of the piles on the table, exactly; 고 pays, on average over the sampled
+worlds, whatever the playout to the end of the game brings — the 고 bonus and the
+doubling from the third 고, 흔들기, 피박, 광박 and 멍따 as they come, and the 고박 paid
+when the opponent reaches 7 first. The bot says 고 when that mean is higher.
 
 >>> import random
 >>> from madang.matgo.engine import new_game
@@ -226,21 +229,53 @@ def _candidates(k: Knowledge, legal: list[int], limit: int) -> list[int]:
     return [a for _, a in scored[:limit]]
 
 
+class _Worlds:
+    """Worlds consistent with a view: one determinized state (:func:`determinize`) whose
+    unseen cards (the opponent's unrevealed hand and the draw pile) are dealt afresh by
+    every :meth:`deal`."""
+
+    __slots__ = ("base", "need", "opp", "pool", "revealed", "shuffle")
+
+    def __init__(self, view: dict[str, Any], me: int, rng: random.Random) -> None:
+        base = determinize(view, rng)
+        o = 1 - me
+        revealed = base.revealed[o] & base.hands[o]
+        pool = [c for c in range(52) if base.hands[o] & ~revealed & BIT[c]]
+        self.need = len(pool)
+        pool += base.pile
+        self.base, self.opp, self.pool, self.revealed = base, o, pool, revealed
+        self.shuffle = rng.shuffle
+
+    def deal(self) -> MatgoState:
+        """Deal the unseen cards again (in place) and return the world."""
+        pool, need = self.pool, self.need
+        self.shuffle(pool)
+        hand = self.revealed
+        for c in pool[:need]:
+            hand |= BIT[c]
+        base = self.base
+        base.hands[self.opp] = hand
+        base.pile = pool[need:]
+        base._legal = None
+        return base
+
+
 class SearchBot:
     """The ``hard`` Matgo bot: determinized Monte-Carlo with cheap playouts (see module doc).
 
     ``horizon``: plays (both seats) after the candidate before a playout is cut and
     valued by :func:`leaf_value` (``None``: to the end of the game). ``max_candidates``
     keeps only the valuation's best few plays when a hand offers many. ``search_go``:
-    decide 고/스톱 by full playouts too (more points per game, slightly fewer wins);
-    off, the greedy rule decides it. ``weights`` is the valuation used for the prior,
-    the candidate ranking and the leaves. ``replies``: the opponent's first so many
-    plays in each rollout are the greedy bot's own choice (an opponent model, about ten
-    times the cost of a cheap play, so far fewer samples; measured no better: off by
-    default). ``leaf``: ``"potential"`` values a cut playout with :func:`leaf_value`;
-    ``"learned"`` with the learned chance of winning
-    (:func:`madang.bots.matgo_value.win_probability`; a game that ended counts 1, 0 or
-    ½), which is best with ``horizon=1`` (the ``search_value`` bot).
+    decide 고/스톱 by expected payment (:meth:`go_or_stop`); off, the greedy rule decides
+    it. ``go_margin``: the points by which 고's expected payment must beat 스톱's.
+    ``weights`` is the valuation used for the prior, the candidate ranking and the
+    leaves. ``replies``: the opponent's first so many plays in each rollout are the
+    greedy bot's own choice (an opponent model, about ten times the cost of a cheap play,
+    so far fewer samples; measured no better: off by default). ``leaf``:
+    ``"potential"`` values a cut playout with :func:`leaf_value`; ``"learned"`` with the
+    learned chance of winning (:func:`madang.bots.matgo_value.win_probability`; a game
+    that ended counts 1, 0 or ½), which is best with ``horizon=1`` (the ``search_value``
+    bot).
     """
 
     name = "search"
@@ -249,11 +284,12 @@ class SearchBot:
         self,
         horizon: int | None = 3,
         max_candidates: int = 8,
-        search_go: bool = False,
+        search_go: bool = True,
         weights: Weights = HARD_WEIGHTS,
         reach: float = 0.3,
         replies: int = 0,
         leaf: Literal["potential", "learned"] = "potential",
+        go_margin: float = 0.0,
     ) -> None:
         if leaf not in ("potential", "learned"):
             raise RuleConfigError(f"unknown leaf evaluation {leaf!r}: potential or learned")
@@ -264,6 +300,7 @@ class SearchBot:
         self.reach = reach
         self.replies = replies
         self.learned = leaf == "learned"
+        self.go_margin = go_margin
 
     def act(
         self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Budget | None
@@ -278,35 +315,24 @@ class SearchBot:
         cap = budget.iterations or 1 << 30
         k = Knowledge.from_view(view, self.weights)
         prior = choose(k, legal)
-        go_stop = k.phase is Phase.GO_STOP
-        if go_stop and not self.search_go:
-            return prior
+        if k.phase is Phase.GO_STOP:
+            if not self.search_go:
+                return prior
+            return self.go_or_stop(view, k.me, prior, rng, deadline, cap)
         cands = _candidates(k, legal, self.max_candidates)
         if prior not in cands:
             cands[-1] = prior
         me = k.me
-        base = determinize(view, rng)
-        o = 1 - me
-        revealed = base.revealed[o] & base.hands[o]
-        pool = [c for c in range(52) if base.hands[o] & ~revealed & BIT[c]]
-        need = len(pool)
-        pool += base.pile
-        n_pay = len(base.payments)
+        worlds = _Worlds(view, me, rng)
+        n_pay = len(worlds.base.payments)
         totals = [0.0] * len(cands)
-        horizon = 1 << 30 if go_stop or self.horizon is None else self.horizon
+        horizon = 1 << 30 if self.horizon is None else self.horizon
         w, reach = self.weights, self.reach
-        shuffle = rng.shuffle
         replies = self.replies
         learned = self.learned
         n = 0
         while True:
-            shuffle(pool)
-            hand = revealed
-            for c in pool[:need]:
-                hand |= BIT[c]
-            base.hands[o] = hand
-            base.pile = pool[need:]
-            base._legal = None
+            base = worlds.deal()
             for i, a in enumerate(cands):
                 world = base.clone()
                 world.step(a)
@@ -325,3 +351,40 @@ class SearchBot:
         if totals[cands.index(prior)] >= best:
             return prior
         return cands[totals.index(best)]
+
+    def go_or_stop(
+        self,
+        view: dict[str, Any],
+        me: int,
+        prior: int,
+        rng: random.Random,
+        deadline: float,
+        cap: int,
+    ) -> int:
+        """고 or 스톱 by expected payment. 스톱's payment is known exactly (the settlement
+        of the piles on the table, 박 and 고박 included); 고's is the mean, over sampled
+        worlds, of the payments from here to the end of a playout (the cheap policy for
+        both seats: later 고, 흔들기 and 박 as they come, and the 고박 paid if the opponent
+        gets there first). 고 when its mean beats 스톱 by more than ``go_margin``;
+        ``prior`` (the greedy rule's answer) on a tie."""
+        worlds = _Worlds(view, me, rng)
+        base = worlds.base
+        n_pay = len(base.payments)
+        stopped = base.clone()
+        stopped.step(A.STOP)
+        stop_value = float(net_points(stopped, me, n_pay)) + self.go_margin
+        total = 0.0
+        n = 0
+        clock = time.perf_counter
+        while True:
+            world = worlds.deal().clone()
+            world.step(A.GO)
+            playout(world)
+            total += net_points(world, me, n_pay)
+            n += 1
+            if n >= cap or clock() >= deadline:
+                break
+        go_value = total / n
+        if go_value == stop_value:
+            return prior
+        return A.GO if go_value > stop_value else A.STOP

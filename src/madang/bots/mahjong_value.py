@@ -1,0 +1,339 @@
+"""The value mahjong bot (level ``hard``): the defensive bot, choosing by expected points.
+
+Korean mahjong pays for the hand, not for speed alone: a 멘젠 (menjen) hand adds 5 base
+points won by 쏘아 and 10 by 올라 (plus 스무), so a concealed 1-판 hand won by 올라 takes
+about 40 points from the table where an open 역패 hand takes under 10, and 청일색 alone
+is 8 판. The bot values every discard and every call as *the chance of winning the hand
+from there* × *the points the win would bring* (:func:`win_chance` × :meth:`ValueBot.
+hand_value`), and keeps the defensive bot's danger model, folding rules and declarations.
+
+* **Chance of winning** (:func:`win_chance`): a logistic model of how often a hand at a
+  given 향청 (shanten) with a given 유효패 (ukeire) count goes on to win, by the tiles left
+  in the wall (fitted to 12,000 hands of the defensive bot against three efficiency bots).
+* **Points if won**, received from the table: on 쏘아 the discarder pays ``ron_pays`` ×
+  the points, on 올라 each of the three others pays them (taken as 70% 쏘아, 30% 올라).
+  A ready hand is valued exactly: every wait is scored by
+  :func:`~madang.mahjong.scoring.score_hand` (for 쏘아 and 올라, with the seat's flowers
+  and the pot; 진팅 allows 올라 only; a win under the table minimum counts nothing),
+  weighted by its unseen copies. A hand further from ready is valued by the 판 it can
+  plausibly reach (:func:`line_pan`): 멘젠 with its base points, 역패 triplets (pairs in
+  part), 혼일색/청일색 by how few tiles stand off the main suit, 당요, 칠대작,
+  삼앙꼬/사앙꼬 and 돌돌이 by the triplets held, 통관 by the runs; under 양판/삼판 a line
+  below the minimum counts only in part.
+* **Discards**: among the tiles that are not fatal, the one with the best expected points
+  less the danger (the defensive bot's estimate, weighed as a share of the best
+  option's value); it folds when the defensive bot would.
+* **Calls** (뽕, open 깡): only when the expected points after the call (the best discard
+  of the open hand) beat those of passing with the concealed hand: a call that gives up
+  멘젠 for a cheap, slightly faster hand is declined; one that makes a valuable hand
+  ready is taken.
+
+>>> import random
+>>> from madang.bots.base import Budget
+>>> from madang.mahjong.engine import new_hand, legal_actions
+>>> from madang.mahjong.view import view
+>>> st = new_hand(seed=5)
+>>> a = ValueBot().act(view(st, 0), legal_actions(st, 0), random.Random(0), Budget())
+>>> a in legal_actions(st, 0)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+from madang.bots.mahjong_defensive import DangerModel, DefensiveBot
+from madang.bots.mahjong_efficiency import Table, discard_options, hand_keys
+from madang.mahjong.hand import shanten_keys
+from madang.mahjong.scoring import Meld, WinContext, score_hand
+from madang.mahjong.state import Action
+from madang.mahjong.tiles import NUM_KINDS, TERMINALS_AND_HONORS
+
+__all__ = ["RON_SHARE", "ValueBot", "line_pan", "win_chance"]
+
+RON_SHARE: Final = 0.7
+"""The share of wins taken by 쏘아 (the rest by 올라), as measured between these bots."""
+
+_WIN_BIAS: Final = -2.81
+_WIN_SHANTEN: Final = -2.73
+_WIN_UKEIRE: Final = 0.852
+_WIN_WALL: Final = 0.335
+_WIN_SHANTEN_WALL: Final = 0.342
+_GENSYO: Final = 1.5
+"""겐쇼 (gensyo): the copies of the winning tile in a won hand, on average."""
+_YAOJIU: Final = TERMINALS_AND_HONORS
+
+
+def win_chance(shanten: int, ukeire: float, wall_count: int) -> float:
+    """The chance that a hand ``shanten`` tiles from ready (0: ready), with ``ukeire``
+    unseen tiles that improve it, goes on to win with ``wall_count`` tiles left.
+
+    >>> round(win_chance(0, 8, 30), 2), round(win_chance(1, 8, 30), 2)
+    (0.52, 0.16)
+    >>> win_chance(-1, 0, 0)
+    1.0
+    """
+    if shanten < 0:
+        return 1.0
+    w = wall_count / 10
+    z = (
+        _WIN_BIAS
+        + _WIN_SHANTEN * shanten
+        + _WIN_UKEIRE * math.log1p(max(0.0, ukeire))
+        + _WIN_WALL * w
+        + _WIN_SHANTEN_WALL * shanten * w
+    )
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def _reach(pan: float, minimum: int) -> float:
+    """How likely a line expecting ``pan`` 기본판 is to reach the table ``minimum``."""
+    return 1.0 if pan >= minimum else (pan / minimum) ** 2
+
+
+def line_pan(
+    counts: list[int],
+    melds: list[tuple[str, int, int]],
+    value_kinds: tuple[int, ...],
+    unseen: list[int],
+) -> float:
+    """기본판 (gibonpan) a hand of ``counts`` (concealed) and ``melds`` can expect when it
+    wins, each pattern weighted by a rough chance that it will still hold: 멘젠 (kept
+    while no call is made), 역패 triplets (a pair with a copy unseen: a quarter),
+    혼일색/청일색 by the tiles off the main suit, 당요 by the terminals and honors held,
+    칠대작 by the pairs of a concealed hand, 삼앙꼬/사앙꼬/돌돌이 by the triplets, 통관
+    by the runs of one suit.
+
+    >>> from madang.mahjong.tiles import parse_tiles, to_counts
+    >>> vk = (22, 23, 24, 18, 18)
+    >>> flush = line_pan(to_counts(parse_tiles("1235678m11199m5z")), [], vk, [2] * 25)
+    >>> mixed = line_pan(to_counts(parse_tiles("1235678m119p99m5z")), [], vk, [2] * 25)
+    >>> flush > mixed + 3
+    True
+    """
+    concealed = all(kind == "ankan" for kind, _, _ in melds)
+    meld_tiles = [tile for _, tile, _ in melds]
+    pan = 1.0 if concealed else 0.0
+    for v in value_kinds:
+        if v in meld_tiles or counts[v] >= 3:
+            pan += 1.0
+        elif counts[v] == 2 and unseen[v]:
+            pan += 0.25
+    man = sum(counts[0:9]) + 3 * sum(1 for k in meld_tiles if k < 9)
+    pin = sum(counts[9:18]) + 3 * sum(1 for k in meld_tiles if 9 <= k < 18)
+    honors = sum(counts[18:25]) + 3 * sum(1 for k in meld_tiles if k >= 18)
+    off = min(man, pin)
+    if off <= 3:
+        p_flush = (1.0, 0.55, 0.3, 0.12)[off]
+        if honors == 0 or (honors <= 2 and not any(k >= 18 for k in meld_tiles)):
+            # 청일색 (8) replaces 혼일색 (2); with a stray honor or two, a fair chance
+            p_pure = 1.0 if honors == 0 else 0.35
+            pan += p_flush * (2.0 + 6.0 * p_pure)
+        else:
+            pan += p_flush * 2.0
+    yaojiu = sum(counts[k] for k in _YAOJIU)
+    if not any(k in _YAOJIU for k in meld_tiles) and yaojiu <= 2:
+        pan += (0.8, 0.45, 0.2)[yaojiu]
+    pairs = sum(1 for k in range(NUM_KINDS) if counts[k] == 2)
+    triplets = sum(1 for k in range(NUM_KINDS) if counts[k] >= 3)
+    if concealed and not melds and pairs >= 5:
+        pan += 4.0 * (0.25 if pairs == 5 else 0.5)
+    hidden = triplets + sum(1 for kind, _, _ in melds if kind == "ankan")
+    if hidden >= 3:
+        pan += 4.0 * (0.6 if hidden == 3 else 2.0)  # 사앙꼬 (8) replaces 삼앙꼬
+    elif hidden == 2 and pairs >= 2:
+        pan += 4.0 * 0.15
+    sets = triplets + len(melds)
+    if sets >= 3 or (sets == 2 and pairs >= 3):
+        pan += 2.0 * (0.5 if sets >= 3 else 0.15)
+    for base in (0, 9):
+        runs = sum(1 for b in (0, 3, 6) if all(counts[base + b + i] for i in range(3)))
+        if runs >= 2:
+            pan += 2.0 * (0.5 if runs == 3 else 0.1)
+    return pan
+
+
+class ValueBot(DefensiveBot):
+    """가치 (gachi): the ``hard`` mahjong bot — discards and calls by expected points
+    (chance of winning × points won), with the defensive bot's danger model and folds."""
+
+    name = "value"
+
+    ron_share: float = RON_SHARE
+    """The share of wins expected by 쏘아; the rest by 올라."""
+    call_margin: float = 1.0
+    """A call is made when its expected points exceed passing's by this factor."""
+    spared: tuple[float, float, float, float] = (4.0, 4.0, 0.0, 0.0)
+    """By table minimum (0–3): points a win is worth beyond its own payment — what the
+    hand would otherwise cost if another seat won it (about 4 under 무판). It favours
+    speed; under 양판/삼판, where open hands often miss the minimum, 0 measured best."""
+    slack: int = 0
+    """Discards up to this many tiles further from ready than the best are considered
+    (1 or more measured worse: the value of a distant line does not pay for the tempo)."""
+    risk_points: float = 0.5
+    """When pushing: how much of the best option's expected points one unit of danger
+    costs (the defensive bot's ``risk_weight``, on the value scale)."""
+
+    # ------------------------------------------------------------------ valuation
+
+    def _received(self, t: Table, points: int, tsumo: bool) -> float:
+        return float(points * (3 if tsumo else t.rules.ron_pays))
+
+    def ready_value(
+        self, t: Table, c13: list[int], melds: list[tuple[str, int, int]], waits: list[int]
+    ) -> tuple[float, float]:
+        """A ready hand's ``(winning tiles, points if won)``: the unseen copies of the
+        waits that score (by 쏘아 counted fully, by 올라 alone ``1 − ron_share``), and
+        the mean points they bring, each wait scored exactly."""
+        ms = [Meld(kind, tile) for kind, tile, _ in melds]
+        furiten = any(k in t.rivers[t.seat] for k in waits)
+        r = self.ron_share
+        tiles = 0.0
+        total = 0.0
+        kinds = [k for k in range(NUM_KINDS) for _ in range(c13[k])]
+        for w in waits:
+            u = t.unseen[w]
+            if u <= 0:
+                continue
+            hand = sorted([*kinds, w])
+            tsumo = score_hand(
+                hand,
+                ms,
+                WinContext("tsumo", w, t.seat_wind, t.round_wind, t.flowers, pot=t.pot),
+                t.rules,
+            )
+            ron_pts = 0.0
+            if not furiten:
+                ron = score_hand(
+                    hand,
+                    ms,
+                    WinContext("ron", w, t.seat_wind, t.round_wind, t.flowers, pot=t.pot),
+                    t.rules,
+                )
+                if ron.valid:
+                    ron_pts = self._received(t, ron.points, False)
+            tsumo_pts = self._received(t, tsumo.points, True) if tsumo.valid else 0.0
+            if ron_pts:
+                share, pts = 1.0, r * ron_pts + (1 - r) * tsumo_pts
+            elif tsumo_pts:
+                share, pts = 1 - r, tsumo_pts
+            else:
+                continue
+            tiles += u * share
+            total += u * share * pts
+        return tiles, (total / tiles if tiles else 0.0)
+
+    def line_value(self, t: Table, c13: list[int], melds: list[tuple[str, int, int]]) -> float:
+        """The points a hand further from ready can expect if it wins (see :func:`line_pan`);
+        under 양판/삼판 a win whose line falls short of the minimum counts only in part
+        (a concealed hand won by 올라 adds 스무 towards it)."""
+        concealed = all(kind == "ankan" for kind, _, _ in melds)
+        pan = line_pan(c13, melds, t.value_kinds(), t.unseen)
+        extra = _GENSYO + t.flowers
+        r = self.ron_share
+        ron_pan, tsumo_pan = pan, pan + (1 if concealed else 0)  # 스무
+        ron = (ron_pan + extra + (5 if concealed else 0) + t.pot) * t.rules.ron_pays
+        tsumo = (tsumo_pan + extra + (10 if concealed else 0) + t.pot) * 3
+        if t.min_pan:
+            ron *= _reach(ron_pan, t.min_pan)
+            tsumo *= _reach(tsumo_pan, t.min_pan)
+        return r * ron + (1 - r) * tsumo
+
+    def expected_points(
+        self,
+        t: Table,
+        c13: list[int],
+        melds: list[tuple[str, int, int]],
+        shanten: int,
+        ukeire: int,
+        improving: list[int],
+    ) -> float:
+        """Chance of winning × points if won, for a 13-tile hand (see the module doc)."""
+        spared = self.spared[t.min_pan]
+        if shanten == 0:
+            tiles, pts = self.ready_value(t, c13, melds, improving)
+            return win_chance(0, tiles, t.wall_count) * (pts + spared) if tiles else 0.0
+        value = self.line_value(t, c13, melds) + spared
+        return win_chance(shanten, ukeire, t.wall_count) * value
+
+    def discard_values(
+        self, t: Table, counts: list[int], melds: list[tuple[str, int, int]]
+    ) -> dict[int, float]:
+        """For each kind held in a 14-tile hand, the expected points after discarding it."""
+        out: dict[int, float] = {}
+        n = len(melds)
+        for k, sh, uk, kinds in discard_options(counts, n, t.unseen, t.quad_as_two_pairs):
+            counts[k] -= 1
+            out[k] = self.expected_points(t, counts, melds, sh, uk, kinds)
+            counts[k] += 1
+        return out
+
+    # ------------------------------------------------------------------ own turn
+
+    def turn(self, t: Table, legal: list[Action]) -> Action:
+        """A kan, or the discard with the best expected points less danger (or a fold)."""
+        danger = DangerModel(t)
+        kan = self.kan_choice(t, legal)
+        if kan is not None:
+            return kan
+        options = self.rank_discards(t)
+        best_eff = options[0][1]
+        values = self.discard_values(t, t.hand, t.my_melds)
+        risks = {k: danger.danger(k) for k, _, _ in options}
+        fatal = {k for k, _, _ in options if danger.fatal(k)}
+        pool = [o for o in options if o[0] not in fatal] or options
+        near = [o for o in pool if o[1] <= best_eff + self.slack] or pool[:1]
+        scale = max(max(values[o[0]] for o in near), 1e-9)
+        lam = self.risk_points
+        order = {o[0]: i for i, o in enumerate(options)}
+        pick = max(near, key=lambda o: (values[o[0]] / scale - lam * risks[o[0]], -order[o[0]]))
+        fold = (danger.max_threat >= 1.0 and best_eff >= self.fold_declared) or (
+            danger.strong_threat and best_eff >= self.fold_strong
+        )
+        if fold and risks[pick[0]] > self.safe_enough:
+            k = min(pool, key=lambda o: (round(risks[o[0]], 3), order[o[0]]))[0]
+            return self.with_declaration(t, legal, k, 0.0)
+        return self.with_declaration(t, legal, pick[0], pick[2])
+
+    # ------------------------------------------------------------------ claims
+
+    def claim(self, t: Table, legal: list[Action], verbs: dict[str, Action]) -> Action:
+        """뽕 or open 깡 only when it raises the expected points (see the module doc)."""
+        if "pass" not in verbs:  # pragma: no cover - a claim window always offers pass
+            return legal[0]
+        tile = t.claim_tile
+        c = t.hand
+        melds = t.my_melds
+        m = len(melds)
+        quad = t.quad_as_two_pairs
+        keys = hand_keys(c)
+        now = shanten_keys(keys[0], keys[1], keys[2], m, quad)
+        if DangerModel(t).max_threat >= 1.0 and now >= 2:
+            return verbs["pass"]
+        stay = self.hold_value(t, c, melds, now)
+        call_melds = [*melds, ("pon", tile, t.claim_from)]
+        if "pon" in verbs:
+            c[tile] -= 2
+            after = max(self.discard_values(t, c, call_melds).values(), default=0.0)
+            c[tile] += 2
+            if after > stay * self.call_margin:
+                return verbs["pon"]
+        if "kan" in verbs and t.is_open:
+            c[tile] -= 3
+            k2 = hand_keys(c)
+            after_sh = shanten_keys(k2[0], k2[1], k2[2], m + 1, quad)
+            c[tile] += 3
+            if after_sh <= now:
+                return verbs["kan"]
+        return verbs["pass"]
+
+    def hold_value(
+        self, t: Table, c13: list[int], melds: list[tuple[str, int, int]], shanten: int
+    ) -> float:
+        """The expected points of a 13-tile hand as it stands (before its next draw)."""
+        from madang.bots.mahjong_efficiency import _acceptance
+
+        keys = hand_keys(c13)
+        uk, kinds = _acceptance(c13, keys, len(melds), t.quad_as_two_pairs, shanten, t.unseen)
+        return self.expected_points(t, c13, melds, shanten, uk, kinds)

@@ -1,0 +1,99 @@
+"""The value mahjong bot: discards and calls weighed by the 판 a hand can reach."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from madang.bots.base import Budget, make_bot
+from madang.bots.mahjong_defensive import DefensiveBot
+from madang.bots.mahjong_efficiency import EfficiencyBot, Table, discard_options
+from madang.bots.mahjong_value import ValueBot, line_pan, win_chance
+from madang.mahjong.engine import build_wall, legal_actions, new_hand, step
+from madang.mahjong.rules import MahjongRules
+from madang.mahjong.state import HandState
+from madang.mahjong.tiles import parse_tile, parse_tiles, to_counts
+from madang.mahjong.view import view
+
+BUDGET = Budget(0.05)
+
+
+def _act(bot: Any, state: HandState, seat: int) -> Any:
+    return bot.act(view(state, seat), list(legal_actions(state, seat)), random.Random(0), BUDGET)
+
+
+def _offered(hand: str, tile: str, rules: MahjongRules | None = None) -> HandState:
+    """Seat 1 holds ``hand`` and is offered ``tile``, the dealer's first discard."""
+    state = new_hand(rules, wall=build_wall([tile, hand, "", ""], draws="7z"))
+    k = parse_tile(tile)
+    discard = next(
+        a for a in legal_actions(state, 0) if a.verb == "discard" and a.tile == k and not a.declare
+    )
+    step(state, discard)
+    assert state.phase == "claim" and 1 in state.pending
+    return state
+
+
+def test_hard_is_the_value_bot() -> None:
+    assert make_bot("mahjong", "hard").name == "value"
+    assert make_bot("mahjong", "defensive").name == "defensive"
+
+
+def test_keeps_a_cheongilsaek_line_where_acceptance_says_otherwise() -> None:
+    # 1112234555679m + 6p: throwing 9m keeps the most tiles that help (6p still joins
+    # 5p/7p), throwing 6p keeps a hand of one suit only — 청일색, 8 판.
+    state = new_hand(wall=build_wall(["1112234555679m", "", "", ""], draws="6p"))
+    t = Table.from_view(view(state, 0))
+    opts = {k: (sh, uk) for k, sh, uk, _ in discard_options(t.hand, 0, t.unseen)}
+    six_p, nine_m = parse_tile("6p"), parse_tile("9m")
+    assert opts[six_p][0] == opts[nine_m][0] and opts[six_p][1] < opts[nine_m][1]
+    assert _act(DefensiveBot(), state, 0).tile == nine_m
+    assert _act(ValueBot(), state, 0).tile == six_p
+
+
+def test_declines_a_cheap_call_that_gives_up_menjen() -> None:
+    # 뽕 on 5m makes 55m234m678m345p9p1z ready, but open and worth next to nothing
+    # under 무판; concealed it keeps 멘젠 and its base points.
+    state = _offered("55m234m678m345p9p1z", "5m")
+    assert _act(EfficiencyBot(), state, 1).verb == "pon"
+    assert _act(ValueBot(), state, 1).verb == "pass"
+
+
+def test_calls_when_the_open_hand_is_worth_it() -> None:
+    # 뽕 on 1m makes 11344456669m55z ready in one suit with a dragon pair: 혼일색.
+    state = _offered("11344456669m55z", "1m")
+    assert _act(ValueBot(), state, 1).verb == "pon"
+
+
+def test_line_pan_weighs_patterns() -> None:
+    vk = (22, 23, 24, 18, 18)
+    unseen = [2] * 25
+    concealed = to_counts(parse_tiles("234567m345p6688p"))
+    assert line_pan(concealed, [], vk, unseen) > line_pan(concealed, [("pon", 9, 1)], vk, unseen)
+    with_dragons = to_counts(parse_tiles("234m567m345p555z"))
+    without = to_counts(parse_tiles("234m567m345p333z"))  # 서 (West): no 역패 here
+    assert line_pan(with_dragons, [], vk, unseen) >= line_pan(without, [], vk, unseen) + 1
+
+
+def test_win_chance_falls_with_distance_and_the_wall() -> None:
+    assert win_chance(0, 8, 40) > win_chance(1, 8, 40) > win_chance(2, 8, 40)
+    assert win_chance(0, 8, 40) > win_chance(0, 2, 40)
+    assert win_chance(1, 16, 40) > win_chance(1, 16, 10)
+
+
+@pytest.mark.parametrize("min_pan", [0, 2, 3], ids=["mupan", "yangpan", "sampan"])
+def test_plays_whole_hands_legally_under_each_minimum(min_pan: int) -> None:
+    rules = MahjongRules(min_pan=min_pan)
+    bots: list[Any] = [ValueBot(), EfficiencyBot(), ValueBot(), DefensiveBot()]
+    for seed in range(3):
+        state = new_hand(rules, seed=seed)
+        while not state.over:
+            seat = state.pending[0]
+            legal = list(legal_actions(state, seat))
+            action = bots[seat].act(view(state, seat), legal, random.Random(seed), BUDGET)
+            assert action in legal
+            step(state, action)
+        for w in state.result.winners:
+            assert w.sheet.base_pan >= min_pan
