@@ -33,7 +33,7 @@ from madang.matgo.cards import (
     codes_of,
     pi_value,
 )
-from madang.matgo.engine import PLAYED_CARD_MODES, MatgoState, Phase
+from madang.matgo.engine import MatgoState, Phase
 from madang.matgo.scoring import bak_risks, jokbo_items
 
 _GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
@@ -111,10 +111,7 @@ def public_view(state: MatgoState) -> dict[str, Any]:
         "mission_info": _mission_info(state),
         "last_played": _last_played(state),
         "stop_now": _stop_now(state),
-        "turn": {
-            "captured": codes_of(state.t_cap | state.t_bonus),
-            "flipped": CODES[state.t_flip] if state.t_flip >= 0 else None,
-        },
+        "turn": state.turn.to_dict(),
         "payments": [
             {"from": f, "to": t, "points": p, "reason": r} for f, t, p, r in state.payments
         ],
@@ -124,13 +121,6 @@ def public_view(state: MatgoState) -> dict[str, Any]:
             "turns": list(state.turns),
             "ppeok_turns": list(state.ppeok_turns),
             "no_shake": [[m for m in range(1, 13) if ns >> m & 1] for ns in state.no_shake],
-            "t_card": CODES[state.t_card] if state.t_mode in PLAYED_CARD_MODES else None,
-            "t_mode": state.t_mode,
-            "t_pair": codes_of(state.t_pair),
-            "t_bonus": codes_of(state.t_bonus),
-            "t_options": codes_of(state.t_options),
-            "t_last": state.t_last,
-            "t_steals": list(state.t_steals),
         },
         "over": state.over,
         "winner": state.winner,
