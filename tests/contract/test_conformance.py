@@ -15,11 +15,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.contract import toy
 
+from madang.arena import run_arena
+from madang.bots import Budget
 from madang.core.errors import MadangError
 from madang.core.game import Session
 from madang.core.registry import games, register_spec, spec, unregister_spec
@@ -82,6 +85,20 @@ def test_random_games_keep_the_contract(game: str, preset: str) -> None:
             assert frm != to and points > 0
             assert {frm, to} <= set(range(game_spec.seats))
         s.next_game()
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong", "pairs"])
+def test_the_arena_plays_every_game(game: str, tmp_path: Path) -> None:
+    n = spec(game).seats
+    bots = ["random", *["first"] * (n - 1)]
+    out = run_arena(game, bots, deals=3, seed=1, budget=Budget(None, 1), records=str(tmp_path))
+    assert out["games"] == 3 * n and out["games_per_deal"] == n
+    assert out["wins"]["a"] + out["wins"]["b"] + out["draws"] == out["games"]
+    index = json.loads((tmp_path / "index.json").read_text())
+    for g in index["games"]:  # every record replays, through the contract, to its result
+        frames = spec(game).frames(json.loads((tmp_path / g["file"]).read_text()))
+        assert len(frames) >= 2
+    assert sum(sum(g["net"]) for g in index["games"]) == 0
 
 
 def test_unknown_games_and_presets_are_typed_errors() -> None:

@@ -1048,7 +1048,8 @@ class MahjongMatch:
     repeat hands of a dealer, 연장, do not count); with ``rounds == 2`` a South round
     (round wind 2z) follows, and the match ends after the eighth pass. The 나가리 pot
     carries over from hand to hand, also into the South round. Each hand's wall is
-    shuffled from a seed drawn from the match seed.
+    shuffled from a seed drawn from the match seed (the first hand's from
+    ``first_seed`` when given: a duplicate deal of the arena).
 
     >>> import random
     >>> rng, m = random.Random(0), MahjongMatch(seed=5)
@@ -1067,6 +1068,7 @@ class MahjongMatch:
         *,
         seed: int | None = None,
         first_dealer: int = 0,
+        first_seed: int | None = None,
     ) -> None:
         self.rules = _coerce_rules(rules)
         self._rng = make_rng(seed)
@@ -1077,17 +1079,18 @@ class MahjongMatch:
         self.ledger: list[tuple[int, int, int, str]] = []
         self.hands: list[HandState] = []
         self.over = False
-        self.hand = self._deal()
+        self.hand = self._deal(first_seed)
 
     @property
     def round_wind(self) -> int:
         """판 바람 (pan baram): East for the first round, South for the second."""
         return EAST + self.passes // 4
 
-    def _deal(self) -> HandState:
+    def _deal(self, seed: int | None = None) -> HandState:
+        """The next hand, its wall from ``seed`` (None: a seed drawn from the match's)."""
         st = new_hand(
             self.rules,
-            seed=self._rng.getrandbits(64),
+            seed=self._rng.getrandbits(64) if seed is None else seed,
             dealer=self.dealer,
             round_wind=self.round_wind,
             pot=self.pot,
