@@ -242,41 +242,7 @@ def new_hand(
     else:
         kinds = wall_from_codes(wall)
 
-    st = HandState.__new__(HandState)
-    st.rules = rules
-    st.dealer = dealer
-    st.round_wind = round_wind
-    st.pot = pot
-    st.wall = kinds
-    st.front = 53
-    st.back = 104
-    st.hands = [[0] * NUM_KINDS for _ in range(4)]
-    st.melds = [[] for _ in range(4)]
-    st.rivers = [[] for _ in range(4)]
-    st.discarded = [0, 0, 0, 0]
-    st.flowers = [[] for _ in range(4)]
-    st.declared = [0, 0, 0, 0]
-    st.double = [False] * 4
-    st.declared_waits = [(), (), (), ()]
-    st.golla = [False] * 4
-    st.any_call = False
-    st.draws = [0, 0, 0, 0]
-    st.discards_made = [0, 0, 0, 0]
-    st.turn = dealer
-    st.phase = PHASE_DISCARD
-    st.pending = [dealer]
-    st.options = {}
-    st.answers = {}
-    st.drawn = -1
-    st.kan_draw = False
-    st.turn_shanten = 8
-    st.claim_tile = -1
-    st.claim_from = -1
-    st.history = []
-    st.window_start = 0
-    st.result = None
-    st._waits = [-1, -1, -1, -1]
-    st._legal = None
+    st = HandState.blank(rules, kinds, dealer, round_wind, pot)
 
     events: list[Event] = []
     dealt: list[list[int]] = [[] for _ in range(4)]
