@@ -10,6 +10,7 @@ with more points wins and is paid the difference.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -88,6 +89,16 @@ class PairsSession(Session):
                 raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
             return self.default_move(seat)
         return str(choice)
+
+    def resampled(self, seat: int | None, rng: random.Random) -> PairsSession:
+        new = copy.deepcopy(self)
+        hidden = [s for s in (0, 1) if s != seat]
+        pool = [c for s in hidden for c in new.hands[s]]
+        rng.shuffle(pool)
+        for s in hidden:
+            n = len(new.hands[s])
+            new.hands[s], pool = sorted(pool[:n]), pool[n:]
+        return new
 
     def start_events(self) -> list[Any]:
         return [{"type": "deal", "seat": s, "cards": list(self.hands[s])} for s in (0, 1)]

@@ -175,6 +175,15 @@ class Session(ABC):
     def match_scores(self) -> list[int] | None:
         """At the end of a match that has placements (mahjong): the final totals."""
 
+    def resampled(self, seat: int | None, rng: random.Random) -> Session:
+        """A copy of this session in which what ``seat`` (``None``: a spectator) cannot
+        see is dealt again at random: the other hands and the unseen stock. The copy
+        shows ``seat`` the same view (that is what "views leak nothing" means, and what
+        the conformance test checks) and plays on from there; the original is not
+        touched. Search and research code use it as a world consistent with a seat's
+        information."""
+        raise NotImplementedError(f"{self.game} cannot re-deal its hidden cards")
+
     def win_tags(self) -> list[str]:
         """What made the finished game's (first) winner's payment: its multipliers or
         patterns, as names (``go_2``, ``pibak``, ``cheongilsaek`` …); [] for none."""

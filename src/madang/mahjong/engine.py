@@ -24,6 +24,7 @@ they were given in, so the same game always has the same record.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any, Final
@@ -62,6 +63,7 @@ __all__ = [
     "legal_actions",
     "new_hand",
     "offered",
+    "resample_hidden",
     "step",
     "tile_counts",
     "wall_from_codes",
@@ -780,6 +782,56 @@ def offered(state: HandState, action: Action) -> HandState:
     st.claim_tile = tile
     st.claim_from = seat
     return st
+
+
+def resample_hidden(state: HandState, seat: int | None, rng: random.Random) -> None:
+    """Deal again, at random and in place, the tiles that ``seat`` (``None``: a
+    spectator) cannot see: the concealed tiles of the other seats and the live wall (a
+    new world for a search; the wall's order is forgotten). Flowers stay in the wall.
+
+    Kept as they are: the hands of seats that declared 엎어 or 불러 (their waits are
+    fixed) and of the seats asked in an open claim window (the options they are
+    answering stand on them). The turn seat's drawn tile becomes one of its re-dealt
+    tiles. Everything ``seat`` may see (its view) is unchanged.
+
+    >>> import random
+    >>> from madang.mahjong.view import view
+    >>> st = new_hand(seed=2)
+    >>> before = view(st, 1)
+    >>> resample_hidden(st, 1, random.Random(0))
+    >>> view(st, 1) == before, st.hands[0] == new_hand(seed=2).hands[0]
+    (True, False)
+    """
+    if state.over:
+        return
+    asked = state.pending if state.phase in (PHASE_CLAIM, PHASE_ROB) else []
+    redeal = [s for s in range(4) if s != seat and not state.declared[s] and s not in asked]
+    pool: list[int] = []
+    for s in redeal:
+        for k, n in enumerate(state.hands[s]):
+            pool += [k] * n
+    live = state.wall[state.front : state.back]
+    pool += [k for k in live if k < NUM_KINDS]
+    rng.shuffle(pool)
+    i = 0
+    for s in redeal:
+        n = sum(state.hands[s])
+        hand = [0] * NUM_KINDS
+        for k in pool[i : i + n]:
+            hand[k] += 1
+        i += n
+        state.hands[s] = hand
+        state._waits[s] = -1
+    rest = pool[i:] + [k for k in live if k >= NUM_KINDS]
+    rng.shuffle(rest)
+    state.wall = state.wall[: state.front] + tuple(rest) + state.wall[state.back :]
+    turn = state.turn
+    if state.phase == PHASE_DISCARD and turn in redeal:
+        if state.drawn >= 0:
+            tiles = [k for k, n in enumerate(state.hands[turn]) for _ in range(n)]
+            state.drawn = rng.choice(tiles)
+        state.turn_shanten = _shanten(state, turn)
+    state._legal = None
 
 
 # -- claim windows ---------------------------------------------------------------------

@@ -5,6 +5,7 @@ replay frames.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -206,6 +207,14 @@ class MahjongSession(Session):
             self._new_match()
             return True
         return False
+
+    def resampled(self, seat: int | None, rng: random.Random) -> MahjongSession:
+        from madang.mahjong.engine import resample_hidden
+
+        new = copy.copy(self)
+        new.match = copy.deepcopy(self.match)
+        resample_hidden(new.match.hand, seat, rng)
+        return new
 
     def win_tags(self) -> list[str]:
         """The (first) winner's ``ron`` or ``tsumo``, then its 기본판 patterns

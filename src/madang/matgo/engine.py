@@ -882,10 +882,18 @@ class MatgoState:
         s._deal_hidden(seat, cards_of(unseen), need, rng)
         return s
 
-    def resample_hidden(self, seat: int, rng: random.Random) -> None:
-        """Deal again, at random and in place, the cards ``seat`` cannot see: the
-        opponent's hand but for the cards it showed, and the draw pile (a new world for
-        a search; the deck order is forgotten)."""
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> None:
+        """Deal again, at random and in place, the cards ``seat`` (``None``: a spectator,
+        who sees no hand) cannot see: the other hands but for the cards they showed, and
+        the draw pile (a new world for a search; the deck order is forgotten)."""
+        if seat is None:
+            both = [self.hands[p] & ~self.revealed[p] for p in (0, 1)]
+            pool = [*cards_of(both[0] | both[1]), *self.pile]
+            rng.shuffle(pool)
+            n0 = both[0].bit_count()
+            self.hands[0] = self.hands[0] & self.revealed[0] | mask_of(pool[:n0])
+            self._deal_hidden(0, pool[n0:], both[1].bit_count(), rng)
+            return
         other = 1 - seat
         hidden = self.hands[other] & ~self.revealed[other]
         self._deal_hidden(seat, [*cards_of(hidden), *self.pile], hidden.bit_count(), rng)

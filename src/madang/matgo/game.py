@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -147,6 +148,13 @@ class MatgoSession(Session):
 
     def match_scores(self) -> list[int] | None:
         return None
+
+    def resampled(self, seat: int | None, rng: random.Random) -> MatgoSession:
+        new = copy.copy(self)
+        new.match = copy.deepcopy(self.match)
+        new.match.game.resample_hidden(seat, rng)
+        new._public = None
+        return new
 
     def win_tags(self) -> list[str]:
         """The winner's score sheet: ``go_N`` for N 고 called, then each multiplier
