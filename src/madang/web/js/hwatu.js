@@ -56,17 +56,6 @@ export function monthOf(code) {
   return code.startsWith("b") ? 0 : parseInt(code.slice(0, 2), 10);
 }
 
-/** 피 value of a card (for the counts shown beside a pile). */
-export function piValue(code, gukjinAsPi = false) {
-  if (code === "b3") return 3;
-  if (code.startsWith("b")) return 2;
-  const k = kindOf(code);
-  if (k === "ssangpi") return 2;
-  if (k === "pi") return 1;
-  if (code === "09a" && gukjinAsPi) return 2;
-  return 0;
-}
-
 /** The catalogue key of a card's kind: g, a, hong, cheong, cho, r, p, d. */
 function kindKey(code) {
   if (HONGDAN.has(code)) return "hong";

@@ -4,30 +4,9 @@
 // page needs (event lines, captions, move names, the settlement sheet) lives here.
 import { h, clear } from "./util.js";
 import { t } from "./i18n.js";
-import { cardEl, cardName, cardNames, sortCards, kindOf, monthOf, piValue, MONTHS } from "./hwatu.js";
+import { cardEl, cardName, cardNames, sortCards, monthOf, MONTHS } from "./hwatu.js";
 
 const PILES = ["gwang", "yeol", "tti", "pi"];
-
-/** Sort captured cards into the four piles (국진 goes where it counts for its holder). */
-export function pilesOf(cards, gukjinAs) {
-  const piles = { gwang: [], yeol: [], tti: [], pi: [] };
-  for (const c of sortCards(cards)) {
-    const k = kindOf(c);
-    if (c === "09a" && gukjinAs === "pi") piles.pi.push(c);
-    else if (k === "gwang") piles.gwang.push(c);
-    else if (k === "yeol") piles.yeol.push(c);
-    else if (k === "tti") piles.tti.push(c);
-    else piles.pi.push(c);
-  }
-  const piCount = piles.pi.reduce((n, c) => n + piValue(c, gukjinAs === "pi"), 0);
-  return { piles, counts: { gwang: piles.gwang.length, yeol: piles.yeol.length, tti: piles.tti.length, pi: piCount } };
-}
-
-/** How seat p's 국진 counts now (the view's `gukjin_as`; older views: the global mode). */
-function gukjinAs(v, p) {
-  if (v.gukjin_as) return v.gukjin_as[p];
-  return v.gukjin === "pi" ? "pi" : "animal";
-}
 
 /**
  * 박 (bak) warnings for seat p if the other seat won now, as the server's view lists them
@@ -51,13 +30,16 @@ function sheetMultName(m) {
   return multName(m);
 }
 
-function pileBox(cards, gas, label, lastPlayed) {
-  const { piles, counts } = pilesOf(cards, gas);
+/**
+ * A seat's captured cards in the four piles, as the view sorts them (`piles`: 국진 where
+ * it counts for its holder) with the view's counts (`progress`: 피 by value).
+ */
+function pileBox(piles, counts, label, lastPlayed) {
   return h("div.captured", { "aria-label": label },
     PILES.map((k) =>
       h(`div.pile.${k}`, { dataset: { kind: k } },
         h("span.pile-count", {}, `${t(`matgo.pile.${k}`)} ${counts[k]}`),
-        h("div.pile-cards", {}, piles[k].map((c) => cardEl(c, `mini ${lastPlayed.has(c) ? "last-played" : ""}`)))),
+        h("div.pile-cards", {}, sortCards(piles[k]).map((c) => cardEl(c, `mini ${lastPlayed.has(c) ? "last-played" : ""}`)))),
     ));
 }
 
@@ -219,7 +201,7 @@ export function createMatgoBoard(root, ctx) {
           warn.map(([k, text]) => h(`span.warn.${k}`, {}, text)),
           ctx.timer(s)),
         scoreDetail(v, s),
-        pileBox(v.captured[s], gukjinAs(v, s), t("matgo.pile_label", { name: seatName(s) }), lastPlayed));
+        pileBox(v.piles[s], v.progress[s], t("matgo.pile_label", { name: seatName(s) }), lastPlayed));
     };
 
     // Opponent (top)
