@@ -3,6 +3,7 @@ import { api, getMe } from "./api.js";
 import { h, clear, go, link, toast, fmtAmount, fmtTime } from "./util.js";
 import { t, errorText, displayName, presetName, presetDesc, payReason } from "./i18n.js";
 import { leftTables } from "./table.js";
+import { rulesBox, rulesCatalogue, rulesForm } from "./rules.js";
 
 const NAME_RE = /^[\p{L}\p{N}_-]{3,20}$/u;
 
@@ -67,7 +68,7 @@ function seatText(s) {
   return s.username ? `${displayName(s.username)}${s.connected ? "" : " " + t("lobby.disconnected")}` : t("lobby.empty_seat");
 }
 
-function tableRow(t_, me, left) {
+function tableRow(t_, me, left, rules) {
   const seatedHere = t_.seats.some((s) => s.username && me && s.username === me.user.username);
   const gone = t_.seats.some((s) => s.left && me && s.username === me.user.username);
   const mine = seatedHere && !gone && !left.has(t_.id);
@@ -78,6 +79,7 @@ function tableRow(t_, me, left) {
       h("span.tag." + t_.status, {}, t(`status.${t_.status}`)),
       seatedHere && !mine ? h("span.tag", {}, t("lobby.left")) : null),
     h("div.t-seats", {}, t_.seats.map((s) => h("span.seat", {}, seatText(s)))),
+    rulesBox(t_, rules, "table-rules"),
     h("div.t-actions", {},
       mine ? link(`/table/${t_.id}`, t("lobby.back"), "button primary") : null,
       !seatedHere && free ? link(`/table/${t_.id}`, t("lobby.join"), "button primary") : null,
@@ -86,7 +88,7 @@ function tableRow(t_, me, left) {
   );
 }
 
-function createForm(config, onCreated) {
+function createForm(config, rules, onCreated) {
   const games = Object.keys(config.games);
   const game = h("select#new-game", { name: "game" }, games.map((g) => h("option", { value: g }, t(`game.${g}`))));
   const preset = h("select#new-preset", { name: "preset" });
@@ -95,10 +97,17 @@ function createForm(config, onCreated) {
   const priv = h("input#new-private", { type: "checkbox" });
   const seatsBox = h("div.seat-choices");
   const levels = config.bot_levels;
-  const describe = () => { presetHelp.textContent = presetDesc(game.value, preset.value); };
+  const optionsBox = h("div.rules-options");
+  let options = null;
+  const describe = () => {
+    presetHelp.textContent = presetDesc(game.value, preset.value);
+    if (options) options.setPreset(preset.value);
+  };
   function refresh() {
     const g = config.games[game.value];
     clear(preset).append(...g.presets.map((p) => h("option", { value: p }, presetName(game.value, p))));
+    options = rules && rules[game.value] ? rulesForm(game.value, rules[game.value]) : null;
+    clear(optionsBox).append(options ? options.el : "");
     describe();
     clear(seatsBox);
     for (let i = 0; i < g.seats; i++) {
@@ -117,7 +126,10 @@ function createForm(config, onCreated) {
     const seats = [...seatsBox.querySelectorAll("select")].map((s) =>
       s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value.slice(4) });
     try {
-      const res = await api.post("/api/tables", { game: game.value, preset: preset.value, stake: +stake.value, private: priv.checked, seats });
+      const changes = options ? options.changes() : {};
+      const body = { game: game.value, preset: preset.value, stake: +stake.value, private: priv.checked, seats };
+      if (Object.keys(changes).length) body.rules = changes;
+      const res = await api.post("/api/tables", body);
       onCreated(res);
     } catch (err) { toast(errorText(err), "error"); }
   } },
@@ -128,6 +140,7 @@ function createForm(config, onCreated) {
       h("label", {}, t("lobby.stake"), stake),
       h("label.check", {}, priv, t("lobby.private"))),
     presetHelp,
+    optionsBox,
     h("div.seats-label", {}, t("lobby.seats")),
     seatsBox,
     h("button.primary#btn-create", { type: "submit" }, t("lobby.make")),
@@ -136,20 +149,23 @@ function createForm(config, onCreated) {
 }
 
 export async function lobbyPage(root, me) {
-  const [config, tables] = await Promise.all([api.get("/api/config"), api.get("/api/tables")]);
+  const [config, tables, rules] = await Promise.all([api.get("/api/config"), api.get("/api/tables"), rulesCatalogue().catch(() => null)]);
   const list = h("ul.tables#table-list");
   function fill(ts) {
     const left = leftTables();
+    // a rules box the player opened stays open when the list refreshes
+    const open = new Set([...list.querySelectorAll("li[data-table] details[open]")].map((d) => d.closest("li").dataset.table));
     clear(list);
     if (!ts.length) list.append(h("li.empty", {}, t("lobby.no_tables")));
-    ts.forEach((x) => list.append(tableRow(x, me, left)));
+    ts.forEach((x) => list.append(tableRow(x, me, left, rules)));
+    for (const d of list.querySelectorAll("li[data-table] details")) d.open = open.has(d.closest("li").dataset.table);
   }
   fill(tables.tables);
   const timer = setInterval(async () => {
     try { fill((await api.get("/api/tables")).tables); } catch (e) { /* keep the old list */ }
   }, 5000);
   root.append(h("div.lobby", {},
-    h("section", {}, createForm(config, (res) => {
+    h("section", {}, createForm(config, rules, (res) => {
       // A private table opens with its invite code; a public one needs none (D13).
       go(res.table.private ? res.invite_url : `/table/${res.table.id}`);
     })),

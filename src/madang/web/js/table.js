@@ -5,6 +5,7 @@
 import { api, getMe, TableSocket } from "./api.js";
 import { h, clear, go, link, toast, fmtAmount } from "./util.js";
 import { t, errorText, presetName, payReason } from "./i18n.js";
+import { rulesBox, rulesCatalogue } from "./rules.js";
 import { gameModule } from "./games.js";
 import { seatNamer } from "./names.js";
 
@@ -110,7 +111,7 @@ class Captions {
 }
 
 /** Ask before taking a seat: the game, the rules and the stake; resolves to true to sit. */
-function askToJoin(root, table) {
+function askToJoin(root, table, rules) {
   return new Promise((resolve) => {
     const sit = h("button.primary#btn-sit", { type: "button", onclick: () => resolve(true) }, t("join.sit"));
     const watch = h("button#btn-watch", { type: "button", onclick: () => resolve(false) }, t("join.watch"));
@@ -118,6 +119,7 @@ function askToJoin(root, table) {
       h("h2#join-title", {}, t("join.title", { id: table.id, game: t(`game.${table.game}`) })),
       h("p.join-stake", {}, t("join.stake", { stake: table.stake })),
       h("p", {}, t("join.rules", { preset: presetName(table.game, table.preset) })),
+      rulesBox(table, rules, "join-rules"),
       h("div.actions", {}, sit, watch)));
     sit.focus();
   });
@@ -126,12 +128,12 @@ function askToJoin(root, table) {
 export async function tablePage(root, tableId, invite, me) {
   const params = new URLSearchParams(location.search);
   const q = invite ? `?invite=${encodeURIComponent(invite)}` : "";
-  let { table } = await api.get(`/api/tables/${tableId}${q}`);
+  let [{ table }, rules] = await Promise.all([api.get(`/api/tables/${tableId}${q}`), rulesCatalogue().catch(() => null)]);
   const seatedName = me && me.user.username;
   const mine = () => table.seats.some((s) => s.username && s.username === seatedName);
   if (me && !mine() && !params.get("watch") && table.seats.some((s) => s.kind === "human" && !s.username)) {
     // Never seat anyone by a link alone: show the stake and ask (the server wants it back).
-    if (await askToJoin(root, table)) {
+    if (await askToJoin(root, table, rules)) {
       try {
         ({ table } = await api.post(`/api/tables/${tableId}/join`, { stake: table.stake, ...(invite ? { invite } : {}) }));
       } catch (e) {
@@ -149,6 +151,7 @@ export async function tablePage(root, tableId, invite, me) {
   };
   const head = h("div.table-head", {},
     h("span.title", {}, t("table.head", { id: table.id, game: t(`game.${game}`), preset: presetName(game, table.preset), stake: table.stake })),
+    rulesBox(table, rules, "rules-in-force"),
     h("span.conn", { "data-testid": "conn" }, t("table.connecting")),
     table.private && table.invite ? h("button.small", { type: "button", onclick: copyLink }, t("table.invite"))
       : !table.private ? h("button.small", { type: "button", onclick: copyLink }, t("table.link")) : null,
