@@ -38,7 +38,7 @@ export function valueText(game, name, value) {
 
 /** Every option in force at a table: its `rules_in_force`, else the preset plus `rules`. */
 export function inForce(table, cat) {
-  const preset = (cat && cat.presets[table.preset]) || {};
+  const preset = cat?.presets[table.preset] || {};
   const all = table.rules_in_force || {};
   return Object.keys(all).length ? all : { ...preset, ...(table.rules || {}) };
 }
@@ -65,7 +65,12 @@ export function rulesList(game, values, cat) {
         `div.rule${changed ? ".changed" : ""}`,
         { dataset: { option: o.name, changed: changed ? "1" : "0" } },
         h("dt", {}, optionName(game, o.name)),
-        h("dd", {}, valueText(game, o.name, values[o.name]), changed ? h("span.changed-mark", {}, t("rules.changed")) : null),
+        h(
+          "dd",
+          {},
+          valueText(game, o.name, values[o.name]),
+          changed ? h("span.changed-mark", {}, t("rules.changed")) : null,
+        ),
       );
     }),
   );
@@ -73,7 +78,7 @@ export function rulesList(game, values, cat) {
 
 /** A folded box with the rules in force at `table` (the lobby's rows, the table page). */
 export function rulesBox(table, games, testid) {
-  const cat = games && games[table.game];
+  const cat = games?.[table.game];
   if (!cat) return null;
   const values = inForce(table, cat);
   const n = Object.keys(changedFrom(values, cat.presets[table.preset] || {})).length;
@@ -96,7 +101,8 @@ function control(game, o, onChange) {
       values.map((v) => h("option", { value: JSON.stringify(v) }, valueText(game, o.name, v))),
     );
   }
-  if (o.type === "int") return h("input", { ...attrs, type: "number", min: o.min, step: 1, inputmode: "numeric" });
+  if (o.type === "int")
+    return h("input", { ...attrs, type: "number", min: o.min, step: 1, inputmode: "numeric" });
   return h("input", { ...attrs, type: "text" });
 }
 
