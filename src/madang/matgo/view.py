@@ -107,6 +107,7 @@ def public_view(state: MatgoState) -> dict[str, Any]:
             for p in (0, 1)
         ],
         "progress": [_progress(state, p) for p in (0, 1)],
+        "piles": [_piles(state, p) for p in (0, 1)],
         "in_force": [_in_force(state, p) for p in (0, 1)],
         "mission_info": _mission_info(state),
         "last_played": _last_played(state),
@@ -149,6 +150,23 @@ def _progress(state: MatgoState, p: int) -> dict[str, int]:
         "hongdan": (m & HONGDAN_MASK).bit_count(),
         "cheongdan": (m & CHEONGDAN_MASK).bit_count(),
         "chodan": (m & CHODAN_MASK).bit_count(),
+    }
+
+
+def _piles(state: MatgoState, p: int) -> dict[str, list[str]]:
+    """``p``'s pile as the board lays it out: 광, 열끗, 띠 and 피 (쌍피, 쓰리피 and bonus
+    cards with the 피, 국진 where it counts for its holder now); the counts are
+    ``progress``."""
+    m = state.captured[p]
+    gwang, tti = m & GWANG_MASK, m & RIBBON_MASK
+    yeol = m & ANIMAL_MASK
+    if state.gukjin_as_pi(p):
+        yeol &= ~GUKJIN_BIT
+    return {
+        "gwang": codes_of(gwang),
+        "yeol": codes_of(yeol),
+        "tti": codes_of(tti),
+        "pi": codes_of(m & ~(gwang | yeol | tti)),
     }
 
 
