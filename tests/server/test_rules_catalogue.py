@@ -54,8 +54,10 @@ def test_every_game_lists_its_options_and_presets(client: TestClient) -> None:
     assert matgo["first_dealer"] == {
         "name": "first_dealer",
         "type": "enum",
+        "default": "high",
         "values": ["high", "night_low"],
     }
+    assert mahjong["rounds"]["labels"] == ["동풍전", "동남전"]
 
 
 @pytest.mark.parametrize("game", ["matgo", "mahjong"])

@@ -11,6 +11,7 @@ from typing import Any
 
 from madang.core.errors import IllegalActionError, InvalidActionError
 from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.mahjong.rules import RULESET_VERSION
 
 __all__ = ["SPEC", "MahjongSession", "deal", "frames", "session"]
 
@@ -278,7 +279,7 @@ SPEC = GameSpec(
     seats=4,
     rules_module="madang.mahjong.rules",
     rating="placement",
-    ruleset_version="1",
+    ruleset_version=RULESET_VERSION,
     session=session,
     frames=frames,
     cli="madang.mahjong.cli",

@@ -31,19 +31,22 @@ from typing import Any
 
 from madang.core.errors import MadangError, RecordError
 from madang.mahjong.engine import new_hand, step
-from madang.mahjong.rules import MahjongRules
+from madang.mahjong.rules import RULESET_VERSION, MahjongRules
 from madang.mahjong.state import Action, HandState
 from madang.mahjong.tiles import WINDS, tile_name
 
 __all__ = ["export_record", "replay", "replay_json", "summary"]
 
-_KEYS = frozenset(("game", "rules", "dealer", "round", "pot", "wall", "moves", "notes"))
+_KEYS = frozenset(
+    ("game", "ruleset", "rules", "dealer", "round", "pot", "wall", "moves", "notes")
+)
 
 
 def export_record(state: HandState) -> dict[str, Any]:
     """The record of ``state``'s hand so far (full rules, the wall, every move)."""
     return {
         "game": "mahjong",
+        "ruleset": RULESET_VERSION,
         "rules": state.rules.to_dict(),
         "dealer": state.dealer,
         "round": tile_name(state.round_wind),
@@ -66,6 +69,9 @@ def replay(record: Any) -> HandState:
         raise RecordError(f"unknown record key(s): {', '.join(sorted(map(str, unknown)))}")
     if record.get("game", "mahjong") != "mahjong":
         raise RecordError(f"not a mahjong record: game is {record.get('game')!r}")
+    ruleset = record.get("ruleset", RULESET_VERSION)
+    if ruleset != RULESET_VERSION:
+        raise RecordError(f"a record of ruleset {ruleset!r}; this is ruleset {RULESET_VERSION!r}")
     try:
         rules = MahjongRules.from_dict(record.get("rules", {}))
     except MadangError as e:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from madang.core.errors import IllegalActionError
 from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.matgo.rules import RULESET_VERSION
 
 if TYPE_CHECKING:
     from madang.matgo.match import MatgoMatch
@@ -217,7 +218,7 @@ SPEC = GameSpec(
     seats=2,
     rules_module="madang.matgo.rules",
     rating="pairwise",
-    ruleset_version="1",
+    ruleset_version=RULESET_VERSION,
     session=session,
     frames=frames,
     cli="madang.matgo.cli",

@@ -19,15 +19,16 @@ from madang.core.errors import RecordError, RulesError
 from madang.matgo.actions import action_str, parse_action
 from madang.matgo.cards import CODES, parse_card
 from madang.matgo.engine import MatgoState, new_game
-from madang.matgo.rules import MatgoRules
+from madang.matgo.rules import RULESET_VERSION, MatgoRules
 
-_KEYS = {"game", "rules", "dealer", "deck", "moves", "carry", "mission"}
+_KEYS = {"game", "ruleset", "rules", "dealer", "deck", "moves", "carry", "mission"}
 
 
 def export_record(state: MatgoState) -> dict[str, Any]:
     """The record of a game so far (a finished game's record replays to the same end)."""
     rec: dict[str, Any] = {
         "game": "matgo",
+        "ruleset": RULESET_VERSION,
         "rules": state.rules.to_dict(),
         "dealer": state.dealer,
         "deck": [CODES[c] for c in state.deck],
@@ -52,6 +53,9 @@ def load_record(obj: Any) -> tuple[MatgoState, list[Any]]:
     for key in ("dealer", "deck", "moves"):
         if key not in obj:
             raise RecordError(f"the record has no {key!r}")
+    ruleset = obj.get("ruleset", RULESET_VERSION)
+    if ruleset != RULESET_VERSION:
+        raise RecordError(f"a record of ruleset {ruleset!r}; this is ruleset {RULESET_VERSION!r}")
     rules = MatgoRules.from_dict(obj.get("rules", {}))
     deck = obj["deck"]
     if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
