@@ -204,8 +204,7 @@ def _option_fields(cls: type) -> tuple[OptionField, ...]:
 @cache
 def _marked(rules: Options) -> tuple[tuple[str, Any, bool], ...]:
     return tuple(
-        (f.name, _plain(v := getattr(rules, f.name)), v != f.default)
-        for f in rules.option_fields()
+        (f.name, _plain(v := getattr(rules, f.name)), v != f.default) for f in rules.option_fields()
     )
 
 

@@ -1,4 +1,4 @@
-"""마작 엔진 (majak enjin): the flow of a Korean mahjong hand and match (``mahjong.md`` §2–§8).
+"""The flow of a Korean mahjong hand and match (``mahjong.md`` §2–§8).
 
 The shape follows OpenSpiel / Pgx: :func:`new_hand` makes a mutable
 :class:`~madang.mahjong.state.HandState`; :func:`legal_actions` lists what a seat may do;

@@ -26,10 +26,10 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from madang.core.errors import MadangError, RecordError
+from madang.core.records import check_header
 from madang.mahjong.engine import new_hand, step
 from madang.mahjong.rules import RULESET_VERSION, MahjongRules
 from madang.mahjong.state import Action, HandState
@@ -37,9 +37,7 @@ from madang.mahjong.tiles import WINDS, tile_name
 
 __all__ = ["export_record", "replay", "replay_json", "summary"]
 
-_KEYS = frozenset(
-    ("game", "ruleset", "rules", "dealer", "round", "pot", "wall", "moves", "notes")
-)
+_KEYS = frozenset(("game", "ruleset", "rules", "dealer", "round", "pot", "wall", "moves", "notes"))
 
 
 def export_record(state: HandState) -> dict[str, Any]:
@@ -62,16 +60,7 @@ def replay(record: Any) -> HandState:
     A malformed record raises :class:`~madang.core.errors.RecordError`; a move that is
     malformed or illegal raises ``RecordError`` with ``index`` the move's 0-based index.
     """
-    if not isinstance(record, Mapping):
-        raise RecordError("a mahjong record must be a JSON object")
-    unknown = set(record) - _KEYS
-    if unknown:
-        raise RecordError(f"unknown record key(s): {', '.join(sorted(map(str, unknown)))}")
-    if record.get("game", "mahjong") != "mahjong":
-        raise RecordError(f"not a mahjong record: game is {record.get('game')!r}")
-    ruleset = record.get("ruleset", RULESET_VERSION)
-    if ruleset != RULESET_VERSION:
-        raise RecordError(f"a record of ruleset {ruleset!r}; this is ruleset {RULESET_VERSION!r}")
+    check_header(record, game="mahjong", keys=_KEYS, ruleset=RULESET_VERSION)
     try:
         rules = MahjongRules.from_dict(record.get("rules", {}))
     except MadangError as e:

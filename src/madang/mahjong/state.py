@@ -60,7 +60,7 @@ _TILE_VERBS: Final = frozenset(("discard", "ankan", "kakan"))
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """행동 (haengdong): one decision of one seat, e.g. ``0 discard 3m bulleo``.
+    """One decision of one seat, e.g. ``0 discard 3m bulleo``.
 
     ``verb`` is one of :data:`VERBS`; ``tile`` is a tile kind (0–24) for ``discard``,
     ``ankan`` and ``kakan`` and -1 otherwise; ``declare`` is ``""``, ``"eopeo"`` or
@@ -214,7 +214,7 @@ class HandResult:
 
 
 class HandState:
-    """한 판의 상태 (han pan-ui sangtae): everything about one hand, hidden parts included.
+    """One hand (국, guk): everything about it, hidden parts included.
 
     Create it with :func:`madang.mahjong.engine.new_hand`; change it only with
     :func:`madang.mahjong.engine.step`. Fields (all seats indexed 0–3):

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from madang.core.errors import RecordError, RulesError
+from madang.core.records import check_header
 from madang.matgo.actions import action_str, parse_action
 from madang.matgo.cards import CODES, parse_card
 from madang.matgo.engine import MatgoState, new_game
@@ -43,19 +44,10 @@ def export_record(state: MatgoState) -> dict[str, Any]:
 
 def load_record(obj: Any) -> tuple[MatgoState, list[Any]]:
     """Validate a record and deal its game; return the state and the moves to apply."""
-    if not isinstance(obj, dict):
-        raise RecordError("a record must be a JSON object")
-    unknown = set(obj) - _KEYS
-    if unknown:
-        raise RecordError(f"unknown record field(s): {', '.join(sorted(unknown))}")
-    if obj.get("game", "matgo") != "matgo":
-        raise RecordError(f"not a matgo record (game is {obj.get('game')!r})")
+    check_header(obj, game="matgo", keys=_KEYS, ruleset=RULESET_VERSION)
     for key in ("dealer", "deck", "moves"):
         if key not in obj:
             raise RecordError(f"the record has no {key!r}")
-    ruleset = obj.get("ruleset", RULESET_VERSION)
-    if ruleset != RULESET_VERSION:
-        raise RecordError(f"a record of ruleset {ruleset!r}; this is ruleset {RULESET_VERSION!r}")
     rules = MatgoRules.from_dict(obj.get("rules", {}))
     deck = obj["deck"]
     if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
