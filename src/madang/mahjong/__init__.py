@@ -94,7 +94,6 @@ __all__ = [
 
 # The engine (imported after the analysis modules it builds on).
 from madang.mahjong.engine import (
-    MahjongGame,
     MahjongMatch,
     default_action,
     legal_actions,
@@ -107,7 +106,6 @@ from madang.mahjong.view import view
 __all__ += [
     "Action",
     "HandState",
-    "MahjongGame",
     "MahjongMatch",
     "default_action",
     "legal_actions",

@@ -56,7 +56,6 @@ from madang.mahjong.tiles import ALL_TILES, EAST, NUM_KINDS, WINDS, parse_tiles,
 
 __all__ = [
     "NAGARI_POT",
-    "MahjongGame",
     "MahjongMatch",
     "build_wall",
     "default_action",
@@ -1011,50 +1010,6 @@ def tile_counts(state: HandState) -> list[int]:
 
 
 # -- game and match --------------------------------------------------------------------
-
-
-class MahjongGame:
-    """마작 (majak): the Korean 104-tile game under fixed rules — a thin facade over the
-    module functions, in the OpenSpiel Game/State shape.
-
-    >>> g = MahjongGame({"min_pan": 2})
-    >>> st = g.new_hand(seed=3)
-    >>> g.legal_actions(st) == legal_actions(st)
-    True
-    """
-
-    name: Final = "mahjong"
-
-    def __init__(self, rules: MahjongRules | Mapping[str, Any] | None = None) -> None:
-        self.rules = _coerce_rules(rules)
-
-    def new_hand(
-        self,
-        *,
-        seed: int | None = None,
-        wall: Sequence[str] | Sequence[int] | None = None,
-        dealer: int = 0,
-        round_wind: int = EAST,
-        pot: int = 0,
-    ) -> HandState:
-        """Deal a hand under these rules (see :func:`new_hand`)."""
-        return new_hand(
-            self.rules, seed=seed, wall=wall, dealer=dealer, round_wind=round_wind, pot=pot
-        )
-
-    def legal_actions(self, state: HandState, seat: int | None = None) -> list[Action]:
-        return legal_actions(state, seat)
-
-    def step(self, state: HandState, action: Action) -> list[Event]:
-        return step(state, action)
-
-    def default_action(self, state: HandState, seat: int) -> Action:
-        return default_action(state, seat)
-
-    def view(self, state: HandState, seat: int | None) -> dict[str, Any]:
-        from madang.mahjong.view import view
-
-        return view(state, seat)
 
 
 class MahjongMatch:
