@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from tests.mahjong.walls import options, play
 
 from madang.core.errors import IllegalActionError, InvalidActionError, RecordError
 from madang.mahjong.engine import (
@@ -35,16 +36,6 @@ def deal(
     **kw: Any,
 ) -> HandState:
     return new_hand(rules, wall=build_wall(hands, dealer=dealer, **kw), dealer=dealer, pot=pot)
-
-
-def play(st: HandState, *moves: str) -> HandState:
-    for m in moves:
-        step(st, Action.parse(m))
-    return st
-
-
-def options(st: HandState, seat: int) -> list[str]:
-    return [str(a) for a in legal_actions(st, seat)]
 
 
 def run_default(st: HandState, until: Any = None) -> None:
