@@ -37,7 +37,7 @@ from madang.core.errors import (
 )
 from madang.core.rng import make_rng
 from madang.mahjong.events import Event
-from madang.mahjong.hand import shanten_keys, waits
+from madang.mahjong.hand import counts_keys, shanten_keys, waits
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.scoring import Meld, ScoreSheet, WinContext, score_hand
 from madang.mahjong.state import (
@@ -300,17 +300,8 @@ def _draw_back(st: HandState, seat: int, events: list[Event]) -> int:
 
 
 def _shanten(st: HandState, seat: int) -> int:
-    c = st.hands[seat]
-    return shanten_keys(
-        c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4]
-        + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] + 390625 * c[8],
-        c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13]
-        + 3125 * c[14] + 15625 * c[15] + 78125 * c[16] + 390625 * c[17],
-        c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22]
-        + 3125 * c[23] + 15625 * c[24],
-        len(st.melds[seat]),
-        st.rules.quad_as_two_pairs,
-    )  # fmt: skip
+    km, kp, kz = counts_keys(st.hands[seat])
+    return shanten_keys(km, kp, kz, len(st.melds[seat]), st.rules.quad_as_two_pairs)
 
 
 def _waits_of(st: HandState, seat: int) -> tuple[int, ...]:
