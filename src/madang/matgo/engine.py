@@ -84,6 +84,11 @@ class TurnMode(IntEnum):
 PLAYED_CARD_MODES = frozenset((TurnMode.LANDED, TurnMode.PAIRED, TurnMode.PICKED, TurnMode.STACK))
 
 
+# The modes as module globals, for the engine's hot paths (one lookup, not two).
+_NONE, _LANDED, _PAIRED, _PICKED = TurnMode.NONE, TurnMode.LANDED, TurnMode.PAIRED, TurnMode.PICKED
+_STACK, _BOMB = TurnMode.STACK, TurnMode.BOMB
+
+
 class Turn:
     """The turn in progress: between playing a card and the end of the turn (the flip,
     a 패 선택, the captures and steals still to come). Reset by every new turn."""
@@ -247,9 +252,10 @@ class MatgoState:
 
     def in_flight(self) -> int:
         """Cards of the turn in progress: captured but not yet in a pile, or just flipped."""
-        m = self.turn.cap | self.turn.bonus
-        if self.turn.flip >= 0:
-            m |= BIT[self.turn.flip]
+        t = self.turn
+        m = t.cap | t.bonus
+        if t.flip >= 0:
+            m |= BIT[t.flip]
         return m
 
     def pending(self) -> dict[str, Any]:
@@ -320,6 +326,7 @@ class MatgoState:
         Pick: the lowest option. 고/스톱: 스톱. 국진: the count that scores more now
         (열끗 on a tie). 총통: stop (take the 10 points).
         """
+        t = self.turn
         phase = self.phase
         if phase is Phase.PLAY:
             hand = self.hands[self.current]
@@ -330,7 +337,7 @@ class MatgoState:
                 return A.PLAY + (hand & -hand).bit_length() - 1
             return A.FLIP
         if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
-            return A.PICK + (self.turn.options & -self.turn.options).bit_length() - 1
+            return A.PICK + (t.options & -t.options).bit_length() - 1
         if phase is Phase.GO_STOP:
             return A.STOP
         if phase is Phase.GUKJIN:
@@ -349,6 +356,7 @@ class MatgoState:
         An action that is not legal now raises :class:`IllegalActionError` (a malformed
         one :class:`InvalidActionError`) and leaves the state unchanged.
         """
+        t = self.turn
         if type(action) is not int:
             if isinstance(action, str):
                 action = A.parse_action(action)
@@ -384,23 +392,23 @@ class MatgoState:
         elif action == A.FLIP:
             self.tokens[p] -= 1
             self.turns[p] += 1
-            self.turn.last = not self.hands[p] and not self.tokens[p]
+            t.last = not self.hands[p] and not self.tokens[p]
             events.append(("token_flip", p, self.tokens[p]))
-            self.turn.mode = TurnMode.NONE
-            self.turn.month = 0
+            t.mode = _NONE
+            t.month = 0
             self._flip(p)
         elif action < A.GO:
             card = action - A.PICK
             events.append(("pick", p, card))
             if self.phase is Phase.PICK_PLAY:
-                self.turn.pair = BIT[card] | BIT[self.turn.card]
-                self.turn.mode = TurnMode.PICKED
+                t.pair = BIT[card] | BIT[t.card]
+                t.mode = _PICKED
                 self._flip(p)
             else:
-                f = self.turn.flip
-                self.turn.flip = -1
+                f = t.flip
+                t.flip = -1
                 self.floor &= ~BIT[card]
-                self.turn.cap |= BIT[card] | BIT[f]
+                t.cap |= BIT[card] | BIT[f]
                 self._finish_turn(p)
         elif action == A.GO:
             s = self.score(p)
@@ -447,6 +455,7 @@ class MatgoState:
             self.phase = Phase.PLAY
 
     def _play(self, p: int, card: int, shake: bool) -> None:
+        t = self.turn
         bit = BIT[card]
         hand = self.hands[p] & ~bit
         self.hands[p] = hand
@@ -461,63 +470,66 @@ class MatgoState:
             self.revealed[p] |= shown
             events.append(("shake", p, m, shown))
         events.append(("play", p, card))
-        self.turn.last = not hand and not self.tokens[p]
-        self.turn.card = card
-        self.turn.month = m
+        t.last = not hand and not self.tokens[p]
+        t.card = card
+        t.month = m
         fm = self.floor & mm
         n = fm.bit_count()
         if n == 0:
             self.floor |= bit
-            self.turn.mode = TurnMode.LANDED
+            t.mode = _LANDED
         elif n == 1:
             self.floor |= bit
-            self.turn.pair = fm | bit
-            self.turn.mode = TurnMode.PAIRED
+            t.pair = fm | bit
+            t.mode = _PAIRED
         elif n == 2:
             self.floor |= bit
             low = fm & -fm
             if SAME_AS[low.bit_length() - 1] & fm == fm:
-                self.turn.pair = low | bit
-                self.turn.mode = TurnMode.PICKED
+                t.pair = low | bit
+                t.mode = _PICKED
             else:
-                self.turn.options = fm
+                t.options = fm
                 self.phase = Phase.PICK_PLAY
                 return
         else:
             self._take_stack(p, m, fm | bit)
-            self.turn.mode = TurnMode.STACK
+            t.mode = _STACK
         self._flip(p)
 
     def _bomb(self, p: int, m: int) -> None:
+        t = self.turn
         mm = MONTH_MASK[m]
         three = self.hands[p] & mm
         self.hands[p] &= ~mm
         self.floor &= ~mm
         self.turns[p] += 1
-        self.turn.cap |= mm
+        t.cap |= mm
         self.shakes[p] += 1
         self.tokens[p] += 2
-        self.turn.last = False
-        self.turn.mode = TurnMode.BOMB
-        self.turn.month = m
+        t.last = False
+        t.mode = _BOMB
+        t.month = m
         self.events.append(("bomb", p, m, three))
-        self.turn.steals.append("bomb")
+        t.steals.append("bomb")
         self._flip(p)
 
     def _take_stack(self, p: int, m: int, cards: int) -> None:
         """Take the three cards of a stack (with the card that matched them)."""
+        t = self.turn
         self.floor &= ~cards
-        self.turn.cap |= cards | self.stack_extra[m]
+        t.cap |= cards | self.stack_extra[m]
         maker = self.stack_maker[m]
         self.events.append(("take_stack", p, m, maker))
-        if maker >= 0 and not self.turn.last:
-            self.turn.steals.append("ppeok")
+        if maker >= 0 and not t.last:
+            t.steals.append("ppeok")
             if maker == p and self.rules.jabbeok:
-                self.turn.steals.append("jabbeok")
+                t.steals.append("jabbeok")
         self.stack_maker[m] = -1
         self.stack_extra[m] = 0
 
     def _flip(self, p: int) -> None:
+        t = self.turn
         pile = self.pile
         events = self.events
         f = -1
@@ -525,43 +537,43 @@ class MatgoState:
             c = pile.pop()
             events.append(("flip", p, c))
             if BIT[c] & BONUS_MASK:
-                self.turn.bonus |= BIT[c]
+                t.bonus |= BIT[c]
                 continue
             f = c
             break
-        mode = self.turn.mode
+        mode = t.mode
         if f < 0:  # the pile ran out: nothing flipped
-            if mode in (TurnMode.PAIRED, TurnMode.PICKED):
-                self.floor &= ~self.turn.pair
-                self.turn.cap |= self.turn.pair
+            if mode in (_PAIRED, _PICKED):
+                self.floor &= ~t.pair
+                t.cap |= t.pair
             self._finish_turn(p)
             return
         fbit = BIT[f]
         m2 = MONTH[f]
-        if m2 == self.turn.month and (mode in (TurnMode.LANDED, TurnMode.PAIRED, TurnMode.PICKED)):
+        if m2 == t.month and (mode in (_LANDED, _PAIRED, _PICKED)):
             mm = MONTH_MASK[m2]
-            if mode == TurnMode.LANDED:  # 쪽
-                self.floor &= ~BIT[self.turn.card]
-                self.turn.cap |= BIT[self.turn.card] | fbit
+            if mode == _LANDED:  # 쪽
+                self.floor &= ~BIT[t.card]
+                t.cap |= BIT[t.card] | fbit
                 events.append(("jjok", p, m2))
-                if not self.turn.last:
-                    self.turn.steals.append("jjok")
-            elif mode == TurnMode.PICKED:  # 따닥
-                self.turn.cap |= (self.floor & mm) | fbit
+                if not t.last:
+                    t.steals.append("jjok")
+            elif mode == _PICKED:  # 따닥
+                t.cap |= (self.floor & mm) | fbit
                 self.floor &= ~mm
                 events.append(("ttadak", p, m2))
-                if not self.turn.last:
-                    self.turn.steals.append("ttadak")
+                if not t.last:
+                    t.steals.append("ttadak")
                 if self.turns[p] == 1:
                     self._pay(1 - p, p, CHEOT_TTADAK_POINTS, "cheot_ttadak")
-            elif self.turn.last:  # a would-be 뻑 on the last card is captured as three cards
-                self.turn.cap |= (self.floor & mm) | fbit
+            elif t.last:  # a would-be 뻑 on the last card is captured as three cards
+                t.cap |= (self.floor & mm) | fbit
                 self.floor &= ~mm
             else:  # 뻑
                 self.floor |= fbit
                 self.stack_maker[m2] = p
-                self.stack_extra[m2] |= self.turn.bonus
-                self.turn.bonus = 0
+                self.stack_extra[m2] |= t.bonus
+                t.bonus = 0
                 self.ppeok_count[p] += 1
                 turn = self.turns[p]
                 self.ppeok_turns[p] |= 1 << turn
@@ -571,29 +583,29 @@ class MatgoState:
                     self._pay(1 - p, p, pts, reason)
                 if self.ppeok_count[p] >= 3:
                     self._commit_turn(p)
-                    self.turn.steals.clear()
+                    t.steals.clear()
                     self._flat_win(p, "sam_ppeok", "3뻑", SAM_PPEOK_POINTS)
                     return
             self._finish_turn(p)
             return
-        if mode in (TurnMode.PAIRED, TurnMode.PICKED):
-            self.floor &= ~self.turn.pair
-            self.turn.cap |= self.turn.pair
+        if mode in (_PAIRED, _PICKED):
+            self.floor &= ~t.pair
+            t.cap |= t.pair
         fm = self.floor & MONTH_MASK[m2]
         n = fm.bit_count()
         if n == 0:
             self.floor |= fbit
         elif n == 1:
             self.floor &= ~fm
-            self.turn.cap |= fm | fbit
+            t.cap |= fm | fbit
         elif n == 2:
             low = fm & -fm
             if SAME_AS[low.bit_length() - 1] & fm == fm:
                 self.floor &= ~low
-                self.turn.cap |= low | fbit
+                t.cap |= low | fbit
             else:
-                self.turn.flip = f
-                self.turn.options = fm
+                t.flip = f
+                t.options = fm
                 self.phase = Phase.PICK_FLIP
                 return
         else:
@@ -602,20 +614,22 @@ class MatgoState:
 
     def _commit_turn(self, p: int) -> int:
         """Move the turn's captures into ``p``'s pile; reset the turn; return the captures."""
-        cap = self.turn.cap | self.turn.bonus
+        t = self.turn
+        cap = t.cap | t.bonus
         if cap:
             self.captured[p] |= cap
             self.events.append(("capture", p, cap))
-        self.turn.cap = self.turn.bonus = self.turn.pair = self.turn.options = 0
-        self.turn.flip = -1
-        self.turn.mode = TurnMode.NONE
+        t.cap = t.bonus = t.pair = t.options = 0
+        t.flip = -1
+        t.mode = _NONE
         return cap
 
     def _finish_turn(self, p: int) -> None:
-        bonus_taken = self.turn.bonus.bit_count()
+        t = self.turn
+        bonus_taken = t.bonus.bit_count()
         cap = self._commit_turn(p)
-        steals = self.turn.steals
-        if not self.turn.last:
+        steals = t.steals
+        if not t.last:
             if bonus_taken and self.rules.bonus_steals_pi:
                 steals.extend(["bonus"] * bonus_taken)
             if cap and not self.floor:
