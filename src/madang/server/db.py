@@ -99,6 +99,19 @@ game_players = sa.Table(
     sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False, index=True),
 )
 
+game_moves = sa.Table(
+    "game_moves",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("move", sa.String(80), nullable=False),
+    sa.Column("timed_out", sa.Boolean, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The move journal: every accepted decision of a game in play, in order (``seq`` from
+0, the index of the move in the game's record), written before any update shows it."""
+
 ledger = sa.Table(
     "ledger",
     metadata,

@@ -250,6 +250,8 @@ class Room:
         self.status: Status = Status.WAITING
         self.session: Session | None = None
         self.game_id: int | None = None
+        self.moves_stored = 0
+        """Moves of the current game in the journal (the next one's number)."""
         self.games_played = 0
         self.streams: dict[int, Stream] = {k: Stream() for k in (*range(len(seats)), SPECTATORS)}
         self.spectators: set[Conn] = set()
@@ -501,7 +503,9 @@ class Room:
             stake=self.stake,
             game_no=sess.game_no,
             players=players,
+            record=sess.record(),
         )
+        self.moves_stored = 0
         self.asked.clear()
         self._ask(None)
         self._broadcast(sess.start_events(), new_game=True)
@@ -556,6 +560,7 @@ class Room:
             events = sess.step(seat, move)
         except MadangError as e:
             raise wire_error(e) from None
+        await self._journal(seat, move, timed_out)
         if offering or sess.offering:
             # A move offered for claims, or an answer to it: the table sees the offer
             # at once and what follows when the pause ends (docs/server.md, Claims).
@@ -572,6 +577,27 @@ class Room:
             return
         self._ask(seat)
         self._broadcast(events, timeout=seat if timed_out else None)
+
+    async def _journal(self, seat: int, move: str, timed_out: bool) -> None:
+        """Store the accepted move as the game's next before anything shows it (the
+        journal, ``docs/server.md``); if it cannot be stored the table closes unannounced."""
+        assert self.game_id is not None
+        try:
+            await run_in_db(
+                self.engine,
+                store.journal_move,
+                game_id=self.game_id,
+                seq=self.moves_stored,
+                seat=seat,
+                move=move,
+                timed_out=timed_out,
+            )
+        except Exception:
+            log.exception("table %s: move %s of game %s not stored", self.table_id,
+                          self.moves_stored, self.game_id)  # fmt: skip
+            await self._close("the table could not save its game")
+            raise WireError("internal", "the move could not be saved") from None
+        self.moves_stored += 1
 
     async def _end_offer(self) -> None:
         """The pause after an offered move is over: show what followed it."""

@@ -280,8 +280,10 @@ def start_game(
     stake: int,
     game_no: int,
     players: Sequence[int],
+    record: dict[str, Any] | None = None,
 ) -> int:
-    """Insert a game being played (status ``playing``) and its players; its id."""
+    """Insert a game being played (status ``playing``), its players and its record as
+    dealt (``record``: the deal, no moves yet; the journal holds the moves); its id."""
     with eng.begin() as c:
         gid = int(
             c.execute(
@@ -294,6 +296,7 @@ def start_game(
                     "game_no": game_no,
                     "status": "playing",
                     "started_at": now(),
+                    "record": record,
                 },
             ).inserted_primary_key[0]  # type: ignore[index]
         )
@@ -302,6 +305,43 @@ def start_game(
             [{"game_id": gid, "seat": s, "user_id": u} for s, u in enumerate(players)],
         )
     return gid
+
+
+def journal_move(
+    eng: Engine, *, game_id: int, seq: int, seat: int, move: str, timed_out: bool = False
+) -> None:
+    """Append move number ``seq`` of a game in play to its journal (a move already there
+    under that number is an error: two writers)."""
+    with eng.begin() as c:
+        c.execute(
+            _INSERT_MOVE,
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "seat": seat,
+                "move": move,
+                "timed_out": timed_out,
+                "at": now(),
+            },
+        )
+
+
+def journal(eng: Engine, game_id: int) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """A game's record as dealt and its journal of moves in order (``seq``, ``seat``,
+    ``move``, ``timed_out``)."""
+    with eng.connect() as c:
+        start = c.execute(sa.select(db.games.c.record).where(db.games.c.id == game_id)).scalar()
+        rows = c.execute(
+            sa.select(
+                db.game_moves.c.seq,
+                db.game_moves.c.seat,
+                db.game_moves.c.move,
+                db.game_moves.c.timed_out,
+            )
+            .where(db.game_moves.c.game_id == game_id)
+            .order_by(db.game_moves.c.seq)
+        ).all()
+    return start, [dict(r._mapping) for r in rows]
 
 
 def abort_running(eng: Engine) -> int:
@@ -327,6 +367,7 @@ def abort_running(eng: Engine) -> int:
 # cost of building a statement per call goes away.
 _INSERT_GAME = sa.insert(db.games)
 _INSERT_PLAYERS = sa.insert(db.game_players)
+_INSERT_MOVE = sa.insert(db.game_moves)
 _INSERT_LEDGER = sa.insert(db.ledger)
 _INSERT_RATING = sa.insert(db.ratings)
 _SELECT_RATING = (
