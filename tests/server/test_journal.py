@@ -95,7 +95,7 @@ def test_a_move_that_cannot_be_stored_is_never_shown(
         def broken(*args: Any, **kwargs: Any) -> None:
             raise OSError("disk full")
 
-        monkeypatch.setattr(store, "journal_move", broken)
+        monkeypatch.setattr(store, "journal_moves", broken)
         move = prompt["legal"][0]
         ws.send_text(json.dumps({"type": "act", "version": snap["version"], "action": move}))
         seen = []

@@ -30,6 +30,7 @@ from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.games import BotPlayer, Session, make_session
+from madang.server.journal import journal_of
 from madang.server.wire import WireError, wire_error
 
 log = logging.getLogger("madang.server")
@@ -583,14 +584,14 @@ class Room:
         journal, ``docs/server.md``); if it cannot be stored the table closes unannounced."""
         assert self.game_id is not None
         try:
-            await run_in_db(
-                self.engine,
-                store.journal_move,
-                game_id=self.game_id,
-                seq=self.moves_stored,
-                seat=seat,
-                move=move,
-                timed_out=timed_out,
+            await journal_of(self.engine).append(
+                {
+                    "game_id": self.game_id,
+                    "seq": self.moves_stored,
+                    "seat": seat,
+                    "move": move,
+                    "timed_out": timed_out,
+                }
             )
         except Exception:
             log.exception("table %s: move %s of game %s not stored", self.table_id,

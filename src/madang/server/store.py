@@ -307,23 +307,13 @@ def start_game(
     return gid
 
 
-def journal_move(
-    eng: Engine, *, game_id: int, seq: int, seat: int, move: str, timed_out: bool = False
-) -> None:
-    """Append move number ``seq`` of a game in play to its journal (a move already there
-    under that number is an error: two writers)."""
+def journal_moves(eng: Engine, rows: Sequence[dict[str, Any]]) -> None:
+    """Append moves of games in play to their journals in one transaction (each row:
+    ``game_id``, ``seq``, ``seat``, ``move``, ``timed_out``; a ``seq`` already there is
+    an error: two writers)."""
+    at = now()
     with eng.begin() as c:
-        c.execute(
-            _INSERT_MOVE,
-            {
-                "game_id": game_id,
-                "seq": seq,
-                "seat": seat,
-                "move": move,
-                "timed_out": timed_out,
-                "at": now(),
-            },
-        )
+        c.execute(_INSERT_MOVE, [{**r, "at": at} for r in rows])
 
 
 def journal(eng: Engine, game_id: int) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
