@@ -105,3 +105,40 @@ def test_a_move_that_cannot_be_stored_is_never_shown(
             if m["type"] == "closed":
                 break
         assert "update" not in seen and "closed" in seen
+
+
+def test_rows_arriving_during_a_write_share_the_next_transaction(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import asyncio
+    import time
+
+    from madang.server.db import make_engine
+    from madang.server.journal import JournalWriter
+
+    batches: list[list[int]] = []
+
+    def write(eng: object, rows: list[dict[str, Any]]) -> None:
+        time.sleep(0.02)  # a slow disk: rows gather meanwhile
+        if any(r["seq"] == 13 for r in rows):
+            raise ValueError("bad row")
+        batches.append([r["seq"] for r in rows])
+
+    monkeypatch.setattr(store, "journal_moves", write)
+    writer = JournalWriter(make_engine("sqlite://"))
+
+    async def run(seqs: range) -> list[BaseException | None]:
+        async def one(i: int) -> None:
+            await asyncio.sleep(0.001 * (i - seqs[0]))
+            row = {"game_id": 1, "seq": i, "seat": 0, "move": "x", "timed_out": False}
+            await writer.append(row)
+
+        return await asyncio.gather(*(one(i) for i in seqs), return_exceptions=True)
+
+    assert asyncio.run(run(range(0, 12))) == [None] * 12
+    assert sorted(s for b in batches for s in b) == list(range(12))
+    assert len(batches) <= 3  # shared transactions, not one per row
+    batches.clear()
+    results = asyncio.run(run(range(12, 24)))
+    assert [12 + i for i, r in enumerate(results) if r is not None] == [13]  # only the bad row
+    assert sorted(s for b in batches for s in b) == [i for i in range(12, 24) if i != 13]
