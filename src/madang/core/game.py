@@ -80,6 +80,9 @@ class GameSpec:
     """The module whose ``register_cli(sub)`` adds the game's ``madang GAME …`` commands."""
     terminal: str | None = None
     """``module:Class`` of the game's terminal session (``madang play GAME``)."""
+    encoding: str | None = None
+    """``module:Class`` of the game's reinforcement-learning encoding (:mod:`madang.rl`):
+    fixed action ids for its moves and observation tensors from its views."""
 
     def presets(self) -> list[str]:
         """The names of the rules presets (the first is the default)."""

@@ -240,4 +240,5 @@ SPEC = GameSpec(
     frames=frames,
     cli="madang.mahjong.cli",
     terminal="madang.play.mahjong_tui:MahjongTerminal",
+    encoding="madang.mahjong.encode:MahjongEncoding",
 )

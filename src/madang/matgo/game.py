@@ -178,4 +178,5 @@ SPEC = GameSpec(
     frames=frames,
     cli="madang.matgo.cli",
     terminal="madang.play.matgo_tui:MatgoTerminal",
+    encoding="madang.matgo.encode:MatgoEncoding",
 )

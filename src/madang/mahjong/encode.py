@@ -1,0 +1,328 @@
+"""Mahjong for reinforcement learning: fixed action ids and observation tensors.
+
+:class:`MahjongEncoding` is the game's ``encoding`` in its
+:class:`~madang.core.game.GameSpec` (:mod:`madang.rl` reads it). An action id is one of
+:data:`NUM_ACTIONS` (130):
+
+=========  =========================
+ids        action
+=========  =========================
+0–24       ``discard TILE``
+25–49      ``discard TILE eopeo`` (엎어)
+50–74      ``discard TILE bulleo`` (불러)
+75–99      ``ankan TILE``
+100–124    ``kakan TILE``
+125–129    ``tsumo``, ``ron``, ``pon``, ``kan``, ``pass``
+=========  =========================
+
+(``TILE`` is a kind 0–24: 1m–9m, 1p–9p, 1z–7z.) An observation is a flat ``float32``
+vector of :data:`OBS_SIZE` numbers seen from one seat, the other seats relative to it
+(``right`` plays after it, then ``across``, then ``left``): :data:`PLANES` planes of 25
+tile counts, then the :data:`SCALARS`. ``docs/rl/mahjong.md`` documents every channel.
+It is built only from the seat's view (:func:`madang.mahjong.view.view`);
+:meth:`MahjongEncoding.observe_states` computes the same numbers from engine states for
+the batched environment (a test checks that both agree).
+
+>>> from madang.mahjong.engine import new_hand
+>>> from madang.mahjong.view import view
+>>> enc = MahjongEncoding()
+>>> obs = enc.observe(view(new_hand(seed=2), 0))
+>>> obs.shape, int(obs[:25].sum())
+((482,), 14)
+>>> enc.move(enc.action_id("discard 3m bulleo")), enc.move(129)
+('discard 3m bulleo', 'pass')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from madang.core.errors import InvalidActionError
+from madang.mahjong.hand import waits
+from madang.mahjong.state import PHASE_CLAIM, PHASE_DISCARD, PHASE_ROB, Action, HandState, act
+from madang.mahjong.tiles import NUM_KINDS, tile_name
+
+__all__ = ["NUM_ACTIONS", "OBS_SIZE", "PLANES", "SCALARS", "MahjongEncoding"]
+
+_TILE_FORMS = (("discard", ""), ("discard", "eopeo"), ("discard", "bulleo"), ("ankan", ""),
+               ("kakan", ""))  # fmt: skip
+_PLAIN = ("tsumo", "ron", "pon", "kan", "pass")
+NUM_ACTIONS = NUM_KINDS * len(_TILE_FORMS) + len(_PLAIN)
+
+_REL = ("mine", "right", "across", "left")
+
+PLANES: tuple[str, ...] = (
+    "hand",  # own concealed tiles (the drawn tile included)
+    "drawn",  # the tile just drawn, on own turn
+    "my_waits",  # own ready hand's waits between turns
+    "claim",  # the tile offered in a claim window (a discard, or a 가깡 to rob)
+    *(f"melds_{r}" for r in _REL),  # tiles in each seat's declared melds
+    *(f"river_{r}" for r in _REL),  # each seat's discards still on the table
+    *(f"waits_{r}" for r in _REL),  # waits announced by 불러
+    "visible",  # every tile this seat sees: own hand, all melds and rivers
+)
+"""The planes of 25 tile counts, in order."""
+
+SCALARS: tuple[str, ...] = (
+    "phase_discard",
+    "phase_claim",
+    "phase_rob",
+    "phase_over",
+    "to_act",  # 1 when this seat must answer now
+    *(f"turn_{r}" for r in _REL),  # whose turn it is
+    *(f"dealer_{r}" for r in _REL),
+    "round_east",
+    "round_south",
+    "round_west",
+    "round_north",
+    "pot",  # 나가리 pot carried in
+    "wall",  # tiles left in the live wall
+    *(f"concealed_{r}" for r in _REL),  # concealed tile counts
+    *(f"eopeo_{r}" for r in _REL),  # declared 엎어
+    *(f"bulleo_{r}" for r in _REL),  # declared 불러
+    *(f"double_{r}" for r in _REL),  # 부지부: declared in the first turn
+    "golla",  # own 골라 쏘아 금지 in force
+    "jinting",  # own ready hand is in 진팅 (a wait among own discards)
+    *(f"claim_from_{r}" for r in _REL),  # who offered the claim tile
+    *(f"flower_{r}_{f}" for r in _REL for f in range(1, 5)),  # flowers 1f–4f laid out
+)
+"""The scalars after the planes, in order (raw counts, not normalised)."""
+
+OBS_SIZE = len(PLANES) * NUM_KINDS + len(SCALARS)
+_P = NUM_KINDS
+_PHASES = (PHASE_DISCARD, PHASE_CLAIM, PHASE_ROB, "over")
+_MELD_SIZE = {"pon": 3, "kan": 4, "ankan": 4}
+_KIND = {tile_name(k): k for k in range(NUM_KINDS + 4)}
+_ZERO = [0] * NUM_KINDS
+
+FloatArray = npt.NDArray[np.float32]
+
+
+def _counts(kinds: Any) -> list[int]:
+    out = [0] * NUM_KINDS
+    for k in kinds:
+        out[k] += 1
+    return out
+
+
+def _one_hot(index: int, size: int) -> list[int]:
+    out = [0] * size
+    if index >= 0:
+        out[index] = 1
+    return out
+
+
+class MahjongEncoding:
+    """Korean mahjong in tensors: the action ids and the observation of one seat."""
+
+    num_actions = NUM_ACTIONS
+    obs_size = OBS_SIZE
+    planes = PLANES
+    scalars = SCALARS
+    plane_size = NUM_KINDS
+
+    def __init__(self, rules: Any = None) -> None:
+        self.rules = rules
+        self._ids: dict[tuple[str, int, str], int] = {}
+        self._forms: list[tuple[str, int, str]] = []
+        for verb, declare in _TILE_FORMS:
+            for k in range(NUM_KINDS):
+                self._ids[verb, k, declare] = len(self._forms)
+                self._forms.append((verb, k, declare))
+        for verb in _PLAIN:
+            self._ids[verb, -1, ""] = len(self._forms)
+            self._forms.append((verb, -1, ""))
+
+    def action_id(self, move: str) -> int:
+        """The id of a move in notation (without the seat)."""
+        a = Action.parse(move, seat=0)
+        return self._ids[a.verb, a.tile, a.declare]
+
+    def move(self, action: int) -> str:
+        """The notation of an action id."""
+        return str(self.action(0, action))
+
+    def action(self, seat: int, action: int) -> Action:
+        """``seat``'s :class:`~madang.mahjong.state.Action` of an id."""
+        if not 0 <= action < NUM_ACTIONS:
+            raise InvalidActionError(f"no action has id {action!r}")
+        verb, tile, declare = self._forms[action]
+        return act(seat, verb, tile, declare)
+
+    def id_of(self, a: Action) -> int:
+        """The id of an action (any seat)."""
+        return self._ids[a.verb, a.tile, a.declare]
+
+    def scalar(self, obs: FloatArray, name: str) -> float:
+        """One named scalar of an observation."""
+        return float(obs[len(PLANES) * _P + SCALARS.index(name)])
+
+    def observe(self, view: dict[str, Any]) -> FloatArray:
+        """The observation of ``view``'s seat (a seat's view, not a spectator's)."""
+        me = view["seat"]
+        if me is None:
+            raise ValueError("an observation is of a seat, not a spectator")
+        order = [(me + i) % 4 for i in range(4)]
+        players = view["players"]
+        own = players[me]
+        hand = _counts(_KIND[t] for t in own["hand"])
+        melds = []
+        for s in order:
+            m = [0] * NUM_KINDS
+            for meld in players[s]["melds"]:
+                m[_KIND[meld["tile"]]] += _MELD_SIZE[meld["kind"]]
+            melds.append(m)
+        rivers = [_counts(_KIND[t] for t in players[s]["river"]) for s in order]
+        claim = view["claim"]
+        row: list[float] = []
+        row += hand
+        row += _one_hot(_KIND[own["drawn"]] if own["drawn"] else -1, _P)
+        row += _counts(_KIND[t] for t in own["my_waits"] or ())
+        row += _one_hot(_KIND[claim["tile"]] if claim else -1, _P)
+        for m in melds:
+            row += m
+        for r in rivers:
+            row += r
+        for s in order:
+            row += _counts(_KIND[t] for t in players[s]["waits"] or ())
+        vis = hand[:]
+        for m in melds + rivers:
+            for k in range(NUM_KINDS):
+                vis[k] += m[k]
+        row += vis
+        row += _one_hot(_PHASES.index(view["phase"]), 4)
+        row.append(float(me in view["pending"]))
+        row += _one_hot((view["turn"] - me) % 4, 4)
+        row += _one_hot((view["dealer"] - me) % 4, 4)
+        row += _one_hot(_KIND[view["round_wind"]] - 18, 4)
+        row += [view["pot"], view["wall_count"]]
+        row += [players[s]["concealed"] for s in order]
+        row += [float(players[s]["declared"] == "eopeo") for s in order]
+        row += [float(players[s]["declared"] == "bulleo") for s in order]
+        row += [float(players[s]["double"]) for s in order]
+        row += [float(bool(own["golla"])), float(bool(own["jinting"]))]
+        row += _one_hot((claim["from"] - me) % 4 if claim else -1, 4)
+        for s in order:
+            f = [0] * 4
+            for t in players[s]["flowers"]:
+                f[_KIND[t] - NUM_KINDS] += 1
+            row += f
+        return np.array(row, dtype=np.float32)
+
+    def observe_states(
+        self, states: Sequence[HandState], seats: Sequence[int], out: FloatArray
+    ) -> None:
+        """The observations of ``seats[i]`` in ``states[i]`` into ``out[i]``: the numbers
+        of :meth:`observe` of their views, from the engine states directly (fast)."""
+        rows: list[list[float]] = []
+        for st, me in zip(states, seats, strict=True):
+            order = [(me + i) % 4 for i in range(4)]
+            hand = st.hands[me]
+            phase = st.phase
+            melds = []
+            for s in order:
+                m = [0] * NUM_KINDS
+                for meld in st.melds[s]:
+                    m[meld.tile] += _MELD_SIZE[meld.kind]
+                melds.append(m)
+            rivers = [_counts(st.rivers[s]) for s in order]
+            row: list[float] = []
+            row += hand
+            own_turn = st.turn == me and st.drawn >= 0 and phase == PHASE_DISCARD
+            row += _one_hot(st.drawn if own_turn else -1, _P)
+            ready = sum(hand) % 3 == 1
+            ws = waits(hand, len(st.melds[me]), st.rules.quad_as_two_pairs) if ready else ()
+            row += _counts(ws)
+            claim = st.claim_tile
+            row += _one_hot(claim, _P)
+            for m in melds:
+                row += m
+            for r in rivers:
+                row += r
+            declared = st.declared
+            for s in order:
+                row += _counts(st.declared_waits[s]) if declared[s] == 2 else _ZERO
+            vis = hand[:]
+            for m in melds + rivers:
+                for k in range(NUM_KINDS):
+                    vis[k] += m[k]
+            row += vis
+            row += _one_hot(_PHASES.index(phase), 4)
+            row.append(float(me in st.pending))
+            row += _one_hot((st.turn - me) % 4, 4)
+            row += _one_hot((st.dealer - me) % 4, 4)
+            row += _one_hot(st.round_wind - 18, 4)
+            row += [st.pot, st.wall_count]
+            row += [sum(st.hands[s]) for s in order]
+            row += [float(declared[s] == 1) for s in order]
+            row += [float(declared[s] == 2) for s in order]
+            row += [float(st.double[s]) for s in order]
+            discarded = st.discarded[me]
+            row += [float(st.golla[me]), float(any(discarded >> k & 1 for k in ws))]
+            row += _one_hot((st.claim_from - me) % 4 if claim >= 0 else -1, 4)
+            for s in order:
+                f = [0] * 4
+                for t in st.flowers[s]:
+                    f[t - NUM_KINDS] += 1
+                row += f
+            rows.append(row)
+        if rows:
+            out[: len(rows)] = rows
+
+    def render(self, view: dict[str, Any]) -> str:
+        """The table of ``view`` as plain text, from the terminal renderer."""
+        from rich.text import Text
+
+        from madang.mahjong.render import hand_markup, table_lines
+
+        lines = table_lines(view)
+        me = view["seat"]
+        if me is not None:
+            lines.append(hand_markup(view["players"][me]["hand"], numbered=False))
+        return "\n".join(Text.from_markup(line).plain for line in lines)
+
+    def fast(self) -> MahjongFast:
+        """The engine adapter of the batched environment (:mod:`madang.rl.vector`)."""
+        return MahjongFast(self)
+
+
+class MahjongFast:
+    """The engine stepped by action id, for many hands at once (``madang.rl.vector``)."""
+
+    def __init__(self, encoding: MahjongEncoding) -> None:
+        from madang.mahjong.rules import MahjongRules
+
+        self.encoding = encoding
+        self.rules = encoding.rules if encoding.rules is not None else MahjongRules()
+
+    def new(self, seed: int) -> HandState:
+        """A new hand dealt from ``seed`` (the dealer drawn from it too)."""
+        from madang.mahjong.engine import new_hand
+
+        return new_hand(self.rules, seed=seed, dealer=seed & 3)
+
+    def current(self, state: HandState) -> int:
+        """The first seat to answer (in turn order after the discarder in a claim
+        window; -1 once the hand is over)."""
+        return state.pending[0] if state.pending else -1
+
+    def legal_ids(self, state: HandState, seat: int) -> list[int]:
+        """The action ids legal for ``seat`` now."""
+        from madang.mahjong.engine import legal_actions
+
+        ids = self.encoding._ids
+        return [ids[a.verb, a.tile, a.declare] for a in legal_actions(state, seat)]
+
+    def step(self, state: HandState, seat: int, action: int) -> None:
+        """Apply ``seat``'s action id."""
+        from madang.mahjong.engine import step
+
+        step(state, self.encoding.action(seat, action))
+
+    def payments(self, state: HandState) -> Sequence[tuple[int, int, int, str]]:
+        """The hand's payments (made when it ends)."""
+        return () if state.result is None else state.result.payments
