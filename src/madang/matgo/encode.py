@@ -123,6 +123,7 @@ class MatgoEncoding:
 
     def __init__(self, rules: Any = None) -> None:
         self.rules = rules
+        self._scores: dict[tuple[int, int, Any], int] = {}  # 족보 points of a pile
 
     def action_id(self, move: str) -> int:
         """The id of a move in notation (``play 08g`` → 28)."""
@@ -205,6 +206,7 @@ class MatgoEncoding:
         of :meth:`observe` of their views, from the engine states directly (fast)."""
         masks: list[list[int]] = []
         scalars: list[list[float]] = []
+        scores = self._scores
         for s, me in zip(states, seats, strict=True):
             opp = 1 - me
             extra = 0
@@ -212,15 +214,18 @@ class MatgoEncoding:
             floor = s.floor
             makers = s.stack_maker
             stack_extra = s.stack_extra
-            for m in range(1, 13):
-                cards = floor & MONTH_MASK[m]
-                if cards:
-                    cards |= stack_extra[m]
-                    extra |= cards
-                    if makers[m] == me:
-                        ppeok_mine |= cards
-                    elif makers[m] == opp:
-                        ppeok_theirs |= cards
+            if max(makers) < 0 and not any(stack_extra):
+                extra = floor  # no 뻑 stack and no bonus card in one: the plain floor
+            else:
+                for m in range(1, 13):
+                    cards = floor & MONTH_MASK[m]
+                    if cards:
+                        cards |= stack_extra[m]
+                        extra |= cards
+                        if makers[m] == me:
+                            ppeok_mine |= cards
+                        elif makers[m] == opp:
+                            ppeok_theirs |= cards
             flight = s.in_flight()
             hands = s.hands
             captured = s.captured
@@ -244,6 +249,17 @@ class MatgoEncoding:
             phase = s.phase
             over = phase is Phase.OVER
             gukjin = s.gukjin_mode
+            # 족보 points are a function of the pile and the 국진 mode: cached
+            key = (captured[me], gukjin, s.rules.gukjin)
+            score_mine = scores.get(key)
+            if score_mine is None:
+                score_mine = scores[key] = s.score(me)
+            key = (captured[opp], gukjin, s.rules.gukjin)
+            score_theirs = scores.get(key)
+            if score_theirs is None:
+                score_theirs = scores[key] = s.score(opp)
+            if len(scores) > 500_000:
+                scores.clear()
             row = [0.0] * 7
             row[phase] = 1.0
             row += [
@@ -252,8 +268,8 @@ class MatgoEncoding:
                 hands[me].bit_count(),
                 hands[opp].bit_count(),
                 len(s.pile),
-                s.score(me),
-                s.score(opp),
+                score_mine,
+                score_theirs,
                 s.go_count[me],
                 s.go_count[opp],
                 s.shakes[me],
