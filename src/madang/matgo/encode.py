@@ -89,7 +89,6 @@ OBS_SIZE = NUM_PLANES * NUM_CARDS + len(SCALARS)
 _CARD_ID = {c: i for i, c in enumerate(CODES)}
 _PHASES = ("play", "pick_play", "pick_flip", "gukjin", "go_stop", "chongtong", "over")
 _GUKJIN = {"free": 0, "animal": 1, "pi": 2}
-_SHIFTS = np.arange(NUM_CARDS, dtype=np.uint64)
 _SCALAR_INDEX = {n: NUM_PLANES * NUM_CARDS + i for i, n in enumerate(SCALARS)}
 
 FloatArray = npt.NDArray[np.float32]
@@ -104,11 +103,11 @@ def _mask(codes: Sequence[str]) -> int:
 
 def _encode(masks: list[list[int]], scalars: list[list[float]], out: FloatArray) -> None:
     """Write the planes of bitmasks and the scalars of several observations into
-    ``out`` (one row each)."""
-    bits = np.array(masks, dtype=np.uint64)
-    planes = (bits[:, :, None] >> _SHIFTS) & np.uint64(1)
+    ``out`` (one row each): the masks' bytes unpacked to bits in one numpy call."""
     n = len(masks)
-    out[:n, : NUM_PLANES * NUM_CARDS] = planes.reshape(n, -1)
+    bits = np.array(masks, dtype="<u8").view(np.uint8)  # (n, 8 * planes), little-endian
+    planes = np.unpackbits(bits, axis=1, bitorder="little").reshape(n, NUM_PLANES, 64)
+    out[:n, : NUM_PLANES * NUM_CARDS] = planes[:, :, :NUM_CARDS].reshape(n, -1)
     out[:n, NUM_PLANES * NUM_CARDS :] = scalars
 
 
