@@ -371,6 +371,12 @@ class MahjongFast:
 
         self.encoding = encoding
         self.rules = encoding.rules if encoding.rules is not None else MahjongRules()
+        # the engine's actions are interned (alive for the whole process): their ids are
+        # keys that need no hashing of fields
+        self._acts = [[encoding.action(seat, i) for i in range(NUM_ACTIONS)] for seat in range(4)]
+        self._by_obj = {
+            id(encoding.action(seat, i)): i for seat in range(4) for i in range(NUM_ACTIONS)
+        }
 
     def new(self, seed: int) -> HandState:
         """A new hand dealt from ``seed`` (the dealer drawn from it too)."""
@@ -387,14 +393,19 @@ class MahjongFast:
         """The action ids legal for ``seat`` now."""
         from madang.mahjong.engine import legal_actions
 
+        by_obj = self._by_obj
         ids = self.encoding._ids
-        return [ids[a.verb, a.tile, a.declare] for a in legal_actions(state, seat)]
+        out = []
+        for a in legal_actions(state, seat):
+            i = by_obj.get(id(a))
+            out.append(i if i is not None else ids[a.verb, a.tile, a.declare])
+        return out
 
     def step(self, state: HandState, seat: int, action: int) -> None:
         """Apply ``seat``'s action id."""
         from madang.mahjong.engine import step
 
-        step(state, self.encoding.action(seat, action))
+        step(state, self._acts[seat][action])
 
     def payments(self, state: HandState) -> Sequence[tuple[int, int, int, str]]:
         """The hand's payments (made when it ends)."""
