@@ -122,7 +122,8 @@ class MatgoEncoding:
 
     def __init__(self, rules: Any = None) -> None:
         self.rules = rules
-        self._scores: dict[tuple[int, int, Any], int] = {}  # 족보 points of a pile
+        self._scores: dict[tuple[int, int], int] = {}  # 족보 points of a pile and 국진 mode
+        self._scores_rules: Any = None
 
     def action_id(self, move: str) -> int:
         """The id of a move in notation (``play 08g`` → 28)."""
@@ -248,17 +249,19 @@ class MatgoEncoding:
             phase = s.phase
             over = phase is Phase.OVER
             gukjin = s.gukjin_mode
-            # 족보 points are a function of the pile and the 국진 mode: cached
-            key = (captured[me], gukjin, s.rules.gukjin)
+            # 족보 points are a function of the pile and the 국진 mode under fixed rules:
+            # cached per rules object (held, so that its identity is not reused)
+            if s.rules is not self._scores_rules or len(scores) > 500_000:
+                self._scores_rules = s.rules
+                scores = self._scores = {}
+            key = (captured[me], gukjin)
             score_mine = scores.get(key)
             if score_mine is None:
                 score_mine = scores[key] = s.score(me)
-            key = (captured[opp], gukjin, s.rules.gukjin)
+            key = (captured[opp], gukjin)
             score_theirs = scores.get(key)
             if score_theirs is None:
                 score_theirs = scores[key] = s.score(opp)
-            if len(scores) > 500_000:
-                scores.clear()
             row = [0.0] * 7
             row[phase] = 1.0
             row += [
