@@ -13,7 +13,8 @@ its action until it is asked again (the bots' moves in between included), so an
 episode's return is its net payment. ``action_masks()`` gives the legal actions, for
 MaskablePPO-style algorithms (also ``info["action_mask"]``). An action outside the mask
 plays the seat's default answer instead (the one taken when a player's time runs out)
-and sets ``info["illegal_action"]``.
+and sets ``info["illegal_action"]``. A game that ends before the learner's first
+decision (a bot's 총통 at the deal) is not an episode: the next deal is played instead.
 """
 
 from __future__ import annotations
@@ -134,6 +135,9 @@ class SingleAgentEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         }
         self.aec.reset(seed=int(self.np_random.integers(2**62)))
         self._advance()
+        while all(self.aec.terminations.values()):  # over before the learner's first move
+            self.aec.reset()  # (a bot's 총통): the next deal of the same seeded sequence
+            self._advance()
         return self._observation(), self._info()
 
     def step(
