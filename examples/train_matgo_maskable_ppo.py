@@ -45,8 +45,9 @@ def train(
     model = MaskablePPO(
         "MlpPolicy",
         env,
-        n_steps=512,
-        batch_size=128,
+        n_steps=2048,
+        batch_size=512,
+        n_epochs=4,
         learning_rate=3e-4,
         gamma=1.0,
         seed=seed,
