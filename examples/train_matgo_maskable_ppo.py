@@ -79,6 +79,34 @@ def evaluate(model: Any, opponent: str, games: int, seed: int = 1) -> tuple[floa
     return float(a.mean()), float(1.96 * a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else 0.0
 
 
+def arena(
+    model_path: Path, opponents: list[str], deals: int, hard_ms: float
+) -> list[dict[str, Any]]:
+    """The saved policy against each opponent in the arena (duplicate deals, both seats):
+    win rate and points per game, each with a 95% confidence interval."""
+    from madang.arena import run_arena
+    from madang.bots import Budget
+    from madang.rl.learned import register_learned
+
+    name = register_learned("matgo", model_path)
+    rows = []
+    for opp in opponents:
+        budget = Budget(hard_ms / 1000) if opp in ("hard", "search") else Budget(None, 32)
+        r = run_arena("matgo", [name, opp], deals=deals, seed=7, budget=budget)
+        p, n = r["win_rate_a"], r["games"]
+        rows.append(
+            {
+                "opponent": opp,
+                "games": n,
+                "win_rate": p,
+                "win_rate_ci95": 1.96 * math.sqrt(p * (1 - p) / n),
+                "points_per_game": r["mean_points_a"],
+                "points_ci95": r["ci95_points_a"],
+            }
+        )
+    return rows
+
+
 def plot(returns: list[float], path: Path, window: int = 200) -> None:
     """The learning curve: mean return per game over a moving window."""
     import matplotlib
@@ -108,15 +136,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("runs/matgo_ppo.zip"))
     ap.add_argument("--curve", type=Path, help="write the learning curve here (PNG)")
     ap.add_argument("--eval-games", type=int, default=500)
+    ap.add_argument("--arena", type=int, default=0, help="deals per opponent in the arena")
+    ap.add_argument("--arena-opponents", default="random,greedy,hard")
+    ap.add_argument("--hard-ms", type=float, default=100.0, help="hard's time per decision")
+    ap.add_argument("--skip-training", action="store_true", help="load --out instead")
     args = ap.parse_args(argv)
-    model, returns = train(args.timesteps, args.opponent, args.seed, args.out)
-    print(f"trained {args.timesteps} steps, {len(returns)} games; saved {args.out}")
-    if args.curve:
+    if args.skip_training:
+        from sb3_contrib import MaskablePPO
+
+        model, returns = MaskablePPO.load(str(args.out), device="cpu"), []
+    else:
+        model, returns = train(args.timesteps, args.opponent, args.seed, args.out)
+        print(f"trained {args.timesteps} steps, {len(returns)} games; saved {args.out}")
+    if args.curve and returns:
         plot(returns, args.curve)
         print(f"learning curve: {args.curve}")
     if args.eval_games:
         mean, ci = evaluate(model, args.opponent, args.eval_games)
         print(f"vs {args.opponent}: {mean:+.2f} ± {ci:.2f} points per game")
+    if args.arena:
+        for row in arena(args.out, args.arena_opponents.split(","), args.arena, args.hard_ms):
+            lo, hi = row["points_ci95"]
+            print(
+                f"arena vs {row['opponent']}: {row['games']} games, win rate "
+                f"{row['win_rate']:.3f} ± {row['win_rate_ci95']:.3f}, points per game "
+                f"{row['points_per_game']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+            )
     return 0
 
 

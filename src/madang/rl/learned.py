@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from madang.bots import Budget, register_bot
+from madang.bots import Budget, bot_names, register_bot
 from madang.rl.encoding import load_encoding
 
 __all__ = ["LearnedBot", "register_learned"]
@@ -46,5 +46,6 @@ class LearnedBot:
 def register_learned(game: str, path: str | Path) -> str:
     """Register the model at ``path`` as the bot ``learned:PATH`` of ``game``; its name."""
     name = f"learned:{path}"
+    bot_names(game)  # load the game's own bots first (registering one first would hide them)
     register_bot(game, name, lambda: LearnedBot(game, path))
     return name
