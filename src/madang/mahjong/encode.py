@@ -240,7 +240,8 @@ class MahjongEncoding:
         rel = (me[:, None] + _AR4) % 4  # rel[i, r]: the absolute seat r places after i's seat
         rows = np.arange(n)[:, None]
         inv = (_AR4[None, :] - me[:, None]) % 4  # inv[i, s]: seat s relative to i's seat
-        hands = np.array([st.hands for st in states], dtype=np.float32)  # (n, 4, 25)
+        flat_hands = bytes(chain.from_iterable(chain.from_iterable(st.hands for st in states)))
+        hands = np.frombuffer(flat_hands, dtype=np.uint8).reshape(n, 4, _P).astype(np.float32)
         mine = hands[np.arange(n), me]
         # ragged lists (rivers, flowers, melds, waits) as flat index lists, counted at once
         flat: list[int] = []
