@@ -45,3 +45,35 @@ def test_a_game_played_to_the_end(game: str) -> None:
         clone.apply_action(a)
         assert str(clone) == str(state)
     assert sum(state.returns()) == 0
+
+
+def test_resampled_matgo_states_look_the_same_to_the_player() -> None:
+    g = pyspiel.load_game("python_madang_matgo")
+    state = g.new_initial_state()
+    state.apply_action(4)
+    rng = random.Random(2)
+    for _ in range(8):
+        state.apply_action(rng.choice(state.legal_actions()))
+    p = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(5):
+        other = state.resample_from_infostate(p, sampler)
+        assert other.observation_string(p) == state.observation_string(p)
+        assert other.legal_actions() == state.legal_actions()
+
+
+def test_ismcts_plays_matgo_as_a_bot() -> None:
+    from madang.bots import Budget, make_bot
+    from madang.matgo.engine import new_game
+    from madang.matgo.view import view
+    from madang.rl.openspiel import register_ismcts
+
+    register_ismcts("matgo")
+    bot = make_bot("matgo", "ismcts")
+    g = new_game(seed=3)
+    rng = random.Random(0)
+    while not g.over:
+        legal = g.legal_actions()
+        a = bot.act(view(g, g.current), list(legal), rng, Budget(None, 3))
+        assert a in legal
+        g.step(a)

@@ -26,6 +26,7 @@ environment: the same numbers computed from engine states without building the v
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -297,6 +298,19 @@ class MatgoEncoding:
         from madang.matgo.render import table_lines
 
         return "\n".join(Text.from_markup(line).plain for line in table_lines(view))
+
+    def session_from_view(self, view: dict[str, Any], rng: random.Random) -> Any:
+        """A session whose game is a random world consistent with a seat's ``view``
+        (:func:`madang.matgo.determinize.determinize`: the hidden cards dealt at random),
+        for search that must guess them (OpenSpiel's ``resample_from_infostate``)."""
+        from madang.matgo.determinize import determinize
+        from madang.matgo.game import MatgoSession
+        from madang.matgo.rules import MatgoRules
+
+        rules = self.rules if self.rules is not None else MatgoRules()
+        session = MatgoSession("default", 0, rules.to_dict())
+        session.match.game = determinize(view, rng)
+        return session
 
     def fast(self) -> MatgoFast:
         """The engine adapter of the batched environment (:mod:`madang.rl.vector`)."""

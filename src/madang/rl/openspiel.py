@@ -22,9 +22,13 @@ game's encoding), registered for every game that has an encoding as
   mahjong claim window) answer one after another in turn order after the discarder, as
   in the PettingZoo environments.
 * **Returns** are net payments in points so far (Matgo's instant payments included),
-  zero-sum. **Observations** are the encoding's tensors of the player's view, and the
-  observation string is that view as JSON; no perfect-recall information state is
-  provided (a view does not list the whole history).
+  zero-sum. **Observations** are the encoding's tensors of the player's view; the
+  observation string lists the tensor's non-zero entries (``index:value``). No
+  perfect-recall information state is provided (a view does not list the whole
+  history), so OpenSpiel's ISMCTS runs with ``use_observation_string=True``.
+* **Resampling** (``resample_from_infostate``, for ISMCTS): where the game's encoding
+  has ``session_from_view`` (Matgo), the hidden cards are dealt anew consistently with
+  the player's view.
 * Rules: the game parameters ``preset`` (a preset name, the default first) and ``rules``
   (option overrides as a JSON object string).
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any, ClassVar
 
 import numpy as np
@@ -171,6 +176,18 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
                 out[to] += points
         return out
 
+    def resample_from_infostate(self, player: int, sampler: Any) -> MadangState:
+        """A state the player cannot tell from this one: the hidden cards dealt anew at
+        random (games whose encoding has ``session_from_view``: Matgo)."""
+        make = getattr(self.madang.encoding, "session_from_view", None)
+        if make is None:
+            raise NotImplementedError(f"{self.madang.madang_game} cannot resample hidden cards")
+        draw = sampler() if callable(sampler) else random.random()
+        new = MadangState(self.get_game())
+        new.deal = self.deal
+        new.session = make(self.session.view(player), random.Random(draw))
+        return new
+
     def __deepcopy__(self, memo: dict[int, Any]) -> MadangState:
         new = MadangState(self.get_game())
         new.deal = self.deal
@@ -200,7 +217,8 @@ class MadangObserver:
     def string_from(self, state: MadangState, player: int) -> str:
         if state.session is None:
             return "deal pending"
-        return json.dumps(state.session.view(player), sort_keys=True, ensure_ascii=False)
+        obs = self.encoding.observe(state.session.view(player))
+        return " ".join(f"{i}:{obs[i]:g}" for i in np.flatnonzero(obs))
 
 
 def register() -> None:
@@ -221,3 +239,56 @@ def _game_class(game: str) -> type[MadangGame]:
         MadangGame.__init__(self, game, params)
 
     return type(f"Madang{game.title()}Game", (MadangGame,), {"__init__": __init__})
+
+
+class ISMCTSPlayer:
+    """OpenSpiel's ISMCTSBot as a Madang bot (``ismcts``): it sees a seat's view, deals
+    a world consistent with it, and searches with random rollouts, resampling the hidden
+    cards at every simulation. Simulations per decision follow the bot budget: its
+    iterations, else as many as its time allows (from the measured time of one)."""
+
+    name = "ismcts"
+
+    def __init__(self, game: str, uct_c: float = 2.0, seed: int = 0) -> None:
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        register()
+        self.game = pyspiel.load_game(f"python_madang_{game}")
+        self._rs = np.random.RandomState(seed)
+        evaluator = mcts.RandomRolloutEvaluator(1, self._rs)
+        self.bot = ismcts.ISMCTSBot(
+            self.game, evaluator, uct_c, 1, random_state=self._rs, use_observation_string=True
+        )
+        self.encoding = _Setup.of(self.game).encoding
+        self._per_sim = 0.005  # seconds per simulation, measured as it plays
+
+    def act(self, view: dict[str, Any], legal: list[Any], rng: random.Random, budget: Any) -> Any:
+        """The search's choice among ``legal``."""
+        import time
+
+        if len(legal) == 1:
+            return legal[0]
+        make: Any = getattr(self.encoding, "session_from_view", None)
+        if make is None:
+            raise NotImplementedError("this game cannot resample hidden cards")
+        state = MadangState(self.game)
+        state.deal = 0
+        state.session = make(view, rng)
+        if budget.iterations is not None:
+            sims = budget.iterations
+        else:
+            sims = max(1, int((budget.time_s or 0.1) / self._per_sim))
+        self.bot._max_simulations = sims
+        t0 = time.perf_counter()
+        action = int(self.bot.step(state))
+        self._per_sim = 0.8 * self._per_sim + 0.2 * (time.perf_counter() - t0) / sims
+        ids = [self.encoding.action_id(str(a)) if not isinstance(a, int) else a for a in legal]
+        return legal[ids.index(action)] if action in ids else legal[0]
+
+
+def register_ismcts(game: str = "matgo") -> None:
+    """Register :class:`ISMCTSPlayer` as the bot ``ismcts`` of ``game``."""
+    from madang.bots import bot_names, register_bot
+
+    bot_names(game)  # the game's own bots first
+    register_bot(game, "ismcts", lambda: ISMCTSPlayer(game))
