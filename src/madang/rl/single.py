@@ -83,6 +83,7 @@ class SingleAgentEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         self.action_space = spaces.Discrete(enc.num_actions)
         self._bot_rng = random.Random()
         self._seats: dict[int, _Seat] = {}
+        self._mask = np.zeros(self.aec.encoding.num_actions, dtype=bool)  # the learner's now
 
     @property
     def agent(self) -> str:
@@ -102,7 +103,8 @@ class SingleAgentEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         return obs
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "seat": self.seat}
+        self._mask = self.action_masks()
+        return {"action_mask": self._mask, "seat": self.seat}
 
     def _advance(self) -> float:
         """Let the bots play until the learner is asked or the game ends; the learner's
@@ -148,7 +150,7 @@ class SingleAgentEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
             raise RuntimeError("the episode is over: call reset()")
         s = aec.session
         assert s is not None
-        illegal = not 0 <= int(action) < aec.encoding.num_actions or not self.action_masks()[action]
+        illegal = not 0 <= int(action) < aec.encoding.num_actions or not self._mask[action]
         if illegal:  # the seat's default answer, as when its time runs out
             action = aec.encoding.action_id(s.default_move(self.seat))
         aec.step(int(action))
