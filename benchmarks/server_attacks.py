@@ -167,23 +167,28 @@ def flooder(port: int, seconds: float, cpu: str, out: Any) -> None:
     out.put({"pings": sent, "connects": connects, "refused": refused})
 
 
-def attack_ping(port: int, args: argparse.Namespace) -> None:
+def under_attack(
+    attackers: list[tuple[Any, ...]], target: Any, url: str, args: argparse.Namespace, cookie: Any
+) -> tuple[dict[str, Any], list[Any]]:
+    """Run ``target(*a, queue)`` for each ``a`` of ``attackers`` in processes beside a probe
+    of ``url``; return the probe's result and each attacker's."""
     q: Any = mp.Queue()
-    procs = [
-        mp.Process(target=flooder, args=(port, args.seconds, args.client_cpu, q))
-        for _ in range(args.flooders)
-    ]
+    procs = [mp.Process(target=target, args=(*a, q)) for a in attackers]
     pq: Any = mp.Queue()
-    pr = mp.Process(
-        target=probe,
-        args=(f"http://127.0.0.1:{port}/api/config", args.seconds, pq, None, args.client_cpu),
-    )
+    pr = mp.Process(target=probe, args=(url, args.seconds, pq, cookie, args.client_cpu))
     for p in (*procs, pr):
         p.start()
     res = pq.get()
-    floods = [q.get() for _ in procs]
+    outs = [q.get() for _ in procs]
     for p in (*procs, pr):
         p.join()
+    return res, outs
+
+
+def attack_ping(port: int, args: argparse.Namespace) -> None:
+    attackers = [(port, args.seconds, args.client_cpu)] * args.flooders
+    url = f"http://127.0.0.1:{port}/api/config"
+    res, floods = under_attack(attackers, flooder, url, args, None)
     print(
         f"ping flood, {args.flooders} connections, {args.seconds:.0f} s: "
         f"{sum(f['pings'] for f in floods):,} pings sent, "
@@ -262,25 +267,13 @@ def registrant(port: int, n: int, seconds: float, cpu: str, out: Any) -> None:
 def attack_register(port: int, args: argparse.Namespace) -> None:
     r = post(port, "/api/guest", {})
     cookie = r.headers["Set-Cookie"].split(";")[0]
-    q: Any = mp.Queue()
-    procs = [
-        mp.Process(target=registrant, args=(port, n, args.seconds, args.client_cpu, q))
-        for n in range(args.registrants)
-    ]
-    pq: Any = mp.Queue()
-    pr = mp.Process(
-        target=probe,
-        args=(f"http://127.0.0.1:{port}/api/me", args.seconds, pq, cookie, args.client_cpu),
-    )
-    for p in (*procs, pr):
-        p.start()
-    res = pq.get()
+    attackers = [(port, n, args.seconds, args.client_cpu) for n in range(args.registrants)]
+    url = f"http://127.0.0.1:{port}/api/me"
+    res, outs = under_attack(attackers, registrant, url, args, cookie)
     totals: dict[str, int] = {}
-    for _ in procs:
-        for k, v in q.get().items():
+    for out in outs:
+        for k, v in out.items():
             totals[k] = totals.get(k, 0) + v
-    for p in (*procs, pr):
-        p.join()
     print(f"register flood, {args.registrants} clients, {args.seconds:.0f} s: answers {totals}")
     print(f"  GET /api/me meanwhile: {summary(res['latencies'])}, {res['failures']} failed")
 

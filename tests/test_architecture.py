@@ -141,3 +141,31 @@ def test_the_server_plays_games_through_the_contract(path: Path) -> None:
 def test_the_store_raises_its_own_errors() -> None:
     """Persistence knows nothing of the wire: the app maps its errors to wire codes."""
     assert _hits(_imports_of(SRC / "server" / "store.py"), ("madang.server.wire",)) == []
+
+
+GENERIC_FILES = [SRC / "arena.py", SRC / "arena_cli.py", SRC / "bots" / "base.py"]
+
+
+@pytest.mark.parametrize("path", GENERIC_FILES, ids=lambda p: str(p.relative_to(SRC)))
+def test_the_arena_and_the_bot_runner_name_no_game(path: Path) -> None:
+    """The arena and the bot runner play any registered game through the contract: they
+    import no engine and no game's name appears in their code (docstrings aside)."""
+    assert _hits(_imports_of(path), ("madang.matgo", "madang.mahjong")) == []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    named = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and any(g in node.value for g in ("matgo", "mahjong"))
+    ]
+    assert named == []

@@ -88,6 +88,25 @@ def test_every_name_the_engines_use_is_in_the_catalogue(lang: str) -> None:
     assert sorted(want - set(cat)) == []
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_rules_option_and_value_has_a_name(lang: str) -> None:
+    """The lobby's form and the rules in force name every option of every game, and
+    every value of an option with a list of values (true/false: 켜기/끄기)."""
+    from madang.core.registry import games
+    from madang.server.rules_catalogue import catalogue as rules_of
+
+    cat = catalogue(lang)
+    want = {"rule.on", "rule.off"}
+    for game in games():
+        for o in rules_of(game)["options"]:
+            want.add(f"rule.{game}.{o['name']}")
+            if o["type"] != "bool":
+                want |= {f"rule.{game}.{o['name']}.{v}" for v in o.get("values", [])}
+    assert want <= set(cat), sorted(want - set(cat))
+    if lang == "ko":
+        assert not [k for k in want if re.search(r"[A-Za-z]{2,}", cat[k])]
+
+
 def test_korean_names_agree_with_the_engines() -> None:
     for p in MG_PATTERNS:
         assert t(f"matgo.jokbo.{p.name}") == p.name_ko

@@ -2,12 +2,13 @@
 
 A *deal* is one deck (and dealer) drawn from the match seed. Each deal is played once
 per *rotation* of the agents over the seats — for Matgo twice, bot A as player 0 and
-then as player 1 — so both agents get the same cards and luck largely cancels. Results
-are paired by deal for the confidence interval.
+then as player 1; for mahjong four times, A at each seat — so every agent gets the same
+cards and luck largely cancels. Results are paired by deal for the confidence interval.
 
-Games plug in through an :class:`ArenaAdapter` (see :class:`MatgoAdapter`); adapters are
-found by game name in :data:`ADAPTERS`, so another game adds its own without changing
-the runner or the statistics.
+Any registered game plays here through the game contract (:mod:`madang.core.game`):
+its ``deal(rules, seed)`` gives the game of a deal, and the session's payments,
+outcome, ``win_tags``, ``deal_ins`` and record give the results. Nothing here names a
+game.
 
 >>> r = run_arena("matgo", ["random", "first"], deals=2, seed=3, budget=Budget(None, 2))
 >>> r["games"], r["deals"], r["wins"]["a"] + r["wins"]["b"] + r["draws"]
@@ -16,7 +17,6 @@ the runner or the statistics.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import os
@@ -26,249 +26,54 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from madang.bots.base import Budget, DecisionLog, GameAdapter, make_bot, play
+from madang.bots.base import Budget, DecisionLog, make_bot, play
 from madang.core.errors import RuleConfigError
+from madang.core.game import GameSpec, Session
+from madang.core.registry import spec
 
 
-class ArenaAdapter(GameAdapter, Protocol):
-    """A :class:`GameAdapter` plus what the arena needs: deals, rotations, results, records."""
+def rotations(seats: int, agents: int) -> list[list[int]]:
+    """For each game of a deal, the agent at every seat: agent A (0) at seat r in game r,
+    the other agents in the remaining seats in order (two seats: ``[[0, 1], [1, 0]]``).
 
-    def rotations(self, agents: int) -> list[list[int]]:
-        """For each game of a deal, the agent index at every seat."""
-        ...
-
-    def new_state(self, deal_seed: int) -> Any:
-        """A fresh game of the deal fixed by ``deal_seed`` (same seed, same deck and dealer)."""
-        ...
-
-    def deck_of(self, state: Any) -> Any:
-        """What fixes the deal (the deck and dealer), for the duplicate check."""
-        ...
-
-    def net_points(self, state: Any) -> list[int]:
-        """Per seat, points received minus points paid over the finished game."""
-        ...
-
-    def winner(self, state: Any) -> int | None:
-        """The winning seat of a finished game, or ``None``."""
-        ...
-
-    def record(self, state: Any) -> dict[str, Any]:
-        """The game's record (replayable)."""
-        ...
-
-    def win_tags(self, state: Any) -> list[str]:
-        """What made the (first) winner's payment: multipliers, patterns (``[]``: none)."""
-        ...
-
-
-_FLAT_WINS = frozenset({"chongtong", "sam_ppeok"})
-
-
-class MatgoAdapter:
-    """Matgo for the arena: two seats, two rotations per deal (A as player 0, then 1)."""
-
-    game = "matgo"
-    seats = 2
-
-    def __init__(self, rules: dict[str, Any] | None = None) -> None:
-        from madang.matgo.rules import MatgoRules
-
-        self.rules = MatgoRules.from_dict(rules or {})
-
-    def rotations(self, agents: int) -> list[list[int]]:
-        """``[[0, 1], [1, 0]]``: agent A at seat 0, then at seat 1."""
-        if agents != 2:
-            raise RuleConfigError(f"matgo is played by 2 agents, not {agents}")
-        return [[0, 1], [1, 0]]
-
-    def new_state(self, deal_seed: int) -> Any:
-        """The deck shuffled by ``deal_seed``; the dealer is its lowest bit."""
-        from madang.matgo.engine import new_game
-
-        return new_game(self.rules, seed=deal_seed, dealer=deal_seed & 1)
-
-    def deck_of(self, state: Any) -> Any:
-        """The deck order and the dealer."""
-        return (tuple(state.deck), state.dealer)
-
-    def view(self, state: Any, seat: int) -> dict[str, Any]:
-        """``madang.matgo.view.view(state, seat)``: a fresh dict."""
-        from madang.matgo.view import view
-
-        return view(state, seat)
-
-    def legal(self, state: Any) -> list[int]:
-        """The legal action ids."""
-        legal: list[int] = state.legal_actions()
-        return legal
-
-    def current(self, state: Any) -> int:
-        """The seat that must act."""
-        seat: int = state.current
-        return seat
-
-    def step(self, state: Any, action: int) -> None:
-        """Apply ``action``."""
-        state.step(action)
-
-    def over(self, state: Any) -> bool:
-        """Whether the game has ended."""
-        return bool(state.over)
-
-    def net_points(self, state: Any) -> list[int]:
-        """Per seat, points received minus points paid (instant payments included)."""
-        net = [0, 0]
-        for frm, to, pts, _ in state.payments:
-            net[to] += pts
-            net[frm] -= pts
-        return net
-
-    def winner(self, state: Any) -> int | None:
-        """The winning seat, or ``None`` (나가리 or a redeal)."""
-        w: int | None = state.winner
-        return w
-
-    def record(self, state: Any) -> dict[str, Any]:
-        """``export_record``: replayable with ``madang matgo replay``."""
-        from madang.matgo.record import export_record
-
-        return export_record(state)
-
-    def win_tags(self, state: Any) -> list[str]:
-        """The winner's score sheet as tags: ``go_N`` for N 고 called, then each
-        multiplier (``heundeulgi`` for 흔들기 or 폭탄, ``pibak``, ``gwangbak``,
-        ``meongtta``, ``gobak`` …), or the flat win's name (``chongtong``, ``sam_ppeok``).
-
-        >>> from madang.matgo.engine import new_game
-        >>> MatgoAdapter().win_tags(new_game(seed=1))
-        []
-        """
-        sheet = state.sheet
-        if state.winner is None or sheet is None:
-            return []
-        tags = [f"go_{sheet.go}"] if sheet.go else []
-        tags += [i.name for i in sheet.items if i.name in _FLAT_WINS]
-        tags += [m.name for m in sheet.multipliers if m.name != "go"]
-        return tags
-
-
-class MahjongAdapter:
-    """Korean mahjong for the arena: four seats, one agent A against three others.
-
-    A deal is one wall (dealer seat 0, East round); it is played four times, agent A at
-    seat 0, 1, 2 and 3 in turn and the other agents in the remaining seats in order, so A
-    meets every seat's tiles once.
+    >>> rotations(4, 4)[1]
+    [1, 0, 2, 3]
     """
-
-    game = "mahjong"
-    seats = 4
-
-    def __init__(self, rules: dict[str, Any] | None = None) -> None:
-        from madang.mahjong.rules import MahjongRules
-
-        self.rules = MahjongRules.from_dict(rules or {})
-
-    def rotations(self, agents: int) -> list[list[int]]:
-        """Agent 0 at seat r, the others (1, 2, 3) in the other seats in order."""
-        if agents != 4:
-            raise RuleConfigError(f"mahjong is played by 4 agents, not {agents}")
-        out = []
-        for r in range(4):
-            others = iter((1, 2, 3))
-            out.append([0 if s == r else next(others) for s in range(4)])
-        return out
-
-    def new_state(self, deal_seed: int) -> Any:
-        """The wall shuffled by ``deal_seed``; seat 0 deals."""
-        from madang.mahjong.engine import new_hand
-
-        return new_hand(self.rules, seed=deal_seed)
-
-    def deck_of(self, state: Any) -> Any:
-        """The wall order and the dealer."""
-        return (tuple(state.wall), state.dealer)
-
-    def view(self, state: Any, seat: int) -> dict[str, Any]:
-        """``madang.mahjong.view.view(state, seat)``: a fresh dict."""
-        from madang.mahjong.view import view
-
-        return view(state, seat)
-
-    def current(self, state: Any) -> int:
-        """The first seat still to answer (claims are answered one seat at a time)."""
-        seat: int = state.pending[0]
-        return seat
-
-    def legal(self, state: Any) -> list[Any]:
-        """The legal actions of the seat to answer."""
-        from madang.mahjong.engine import legal_actions
-
-        return legal_actions(state, state.pending[0])
-
-    def step(self, state: Any, action: Any) -> None:
-        """Apply ``action``."""
-        from madang.mahjong.engine import step
-
-        step(state, action)
-
-    def over(self, state: Any) -> bool:
-        """Whether the hand has ended."""
-        return state.result is not None
-
-    def net_points(self, state: Any) -> list[int]:
-        """Per seat, points received minus points paid."""
-        net = [0, 0, 0, 0]
-        for frm, to, pts, _ in state.result.payments:
-            net[to] += pts
-            net[frm] -= pts
-        return net
-
-    def winner(self, state: Any) -> int | None:
-        """The (first) winning seat, or ``None`` after 나가리."""
-        winners = state.result.winners
-        return winners[0].seat if winners else None
-
-    def deal_ins(self, state: Any) -> list[bool]:
-        """Per seat, whether its discard (or added kan) was won on."""
-        sources = {w.source for w in state.result.winners if w.by == "ron"}
-        return [s in sources for s in range(4)]
-
-    def record(self, state: Any) -> dict[str, Any]:
-        """``export_record``: replayable with ``madang mahjong replay``."""
-        from madang.mahjong.record import export_record
-
-        return export_record(state)
-
-    def win_tags(self, state: Any) -> list[str]:
-        """The (first) winner's 기본판 patterns (``menjen``, ``cheongilsaek`` …) and
-        ``ron`` or ``tsumo``."""
-        winners = state.result.winners
-        if not winners:
-            return []
-        w = winners[0]
-        return [w.by, *(i.name for i in w.sheet.base_items)]
+    if agents != seats:
+        raise RuleConfigError(f"this game is played by {seats} agents, not {agents}")
+    out = []
+    for r in range(seats):
+        others = iter(range(1, seats))
+        out.append([0 if s == r else next(others) for s in range(seats)])
+    return out
 
 
-#: Arena adapters by game: ``"module:Class"``, imported when first used.
-ADAPTERS: dict[str, str] = {
-    "matgo": "madang.arena:MatgoAdapter",
-    "mahjong": "madang.arena:MahjongAdapter",
-}
+def _game(game: str) -> GameSpec:
+    g = spec(game)
+    if g.deal is None:
+        raise RuleConfigError(f"{game} has no arena (its contract deals no single games)")
+    return g
 
 
-def make_adapter(game: str, rules: dict[str, Any] | None = None) -> ArenaAdapter:
-    """The arena adapter of ``game``."""
-    try:
-        target = ADAPTERS[game]
-    except KeyError:
-        known = ", ".join(sorted(ADAPTERS))
-        raise RuleConfigError(f"no arena for game {game!r}; known: {known}") from None
-    module, _, cls = target.partition(":")
-    factory: Callable[..., ArenaAdapter] = getattr(importlib.import_module(module), cls)
-    return factory(rules)
+def new_deal(
+    game: str, deal_seed: int, preset: str = "default", rules: dict[str, Any] | None = None
+) -> Session:
+    """The game of the deal fixed by ``deal_seed`` (same seed: same cards and dealer)
+    under ``preset`` with the options in ``rules`` changed."""
+    g = _game(game)
+    assert g.deal is not None
+    return g.deal(g.rules(preset, rules), deal_seed)
+
+
+def net_points(session: Session) -> list[int]:
+    """Per seat, points received minus points paid over the finished game."""
+    net = [0] * session.seats
+    for frm, to, pts, _ in session.payments():
+        net[to] += pts
+        net[frm] -= pts
+    return net
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -306,38 +111,38 @@ def play_deals(
     budget: Budget,
     rules: dict[str, Any] | None = None,
     records: str | None = None,
+    preset: str = "default",
 ) -> ChunkResult:
     """Play every rotation of each deal in ``deals`` (a worker's chunk)."""
-    adapter = make_adapter(game, rules)
     agents = [make_bot(game, b) for b in bots]
+    seats_n = _game(game).seats
     out = ChunkResult(times=[[] for _ in bots])
     for d in deals:
         ds = deal_seed(seed, d)
-        for r, seats in enumerate(adapter.rotations(len(agents))):
-            state = adapter.new_state(ds)
+        for r, seats in enumerate(rotations(seats_n, len(agents))):
+            session = new_deal(game, ds, preset, rules)
             seat_bots = [agents[a] for a in seats]
-            rngs = [random.Random(f"{ds}:{r}:{s}") for s in range(adapter.seats)]
-            log = DecisionLog([[] for _ in range(adapter.seats)])
-            play(adapter, state, seat_bots, rngs, budget, log)
-            net_by_seat = adapter.net_points(state)
+            rngs = [random.Random(f"{ds}:{r}:{s}") for s in range(seats_n)]
+            log = DecisionLog([[] for _ in range(seats_n)])
+            play(session, seat_bots, rngs, budget, log)
+            net_by_seat = net_points(session)
             net = [0] * len(agents)
             for s, a in enumerate(seats):
                 net[a] += net_by_seat[s]
                 out.times[a].extend(log.times[s])
-            w = adapter.winner(state)
+            w = session.outcome()["winner"]
             res = GameResult(d, r, list(seats), net, None if w is None else seats[w])
-            win_tags = getattr(adapter, "win_tags", None)
-            if w is not None and win_tags is not None:
-                res.tags = list(win_tags(state))
-            deal_ins = getattr(adapter, "deal_ins", None)
+            if w is not None:
+                res.tags = list(session.win_tags())
+            deal_ins = session.deal_ins()
             if deal_ins is not None:
                 res.deal_in = [False] * len(agents)
-                for s, dealt in enumerate(deal_ins(state)):
+                for s, dealt in enumerate(deal_ins):
                     res.deal_in[seats[s]] = res.deal_in[seats[s]] or dealt
             if records is not None:
                 name = f"{game}-{d:06d}-r{r}.json"
                 with open(os.path.join(records, name), "w", encoding="utf-8") as f:
-                    json.dump(adapter.record(state), f, ensure_ascii=False)
+                    json.dump(session.record(), f, ensure_ascii=False)
                 res.record_file = name
             out.games.append(res)
     return out
@@ -365,7 +170,7 @@ def points_shape(games: Sequence[GameResult], agents: Sequence[int]) -> dict[str
     A *win* is a game the agent won; a *loss* a game another agent won in which it paid
     (net below zero). Gives the counts, the mean and the largest net points of each (a
     loss is negative), and ``win_tags``: for each tag of the winner's settlement (see the
-    adapters' ``win_tags``), the share of the agent's wins that carry it.
+    session's ``win_tags``), the share of the agent's wins that carry it.
 
     >>> g = [GameResult(0, 0, [0, 1], [12, -12], 0, tags=["go_1", "pibak"]),
     ...      GameResult(0, 1, [1, 0], [-3, 3], 1, tags=[])]
@@ -471,6 +276,7 @@ def run_arena(
     records: str | None = None,
     progress: ProgressHook | None = None,
     chunk: int | None = None,
+    preset: str = "default",
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals of ``game`` between ``bots``; return the statistics.
 
@@ -484,8 +290,9 @@ def run_arena(
     if workers < 1:
         raise RuleConfigError(f"the number of workers must be positive, not {workers}")
     budget = budget or Budget()
-    adapter = make_adapter(game, rules)
-    per_deal = len(adapter.rotations(len(bots)))
+    g = _game(game)
+    g.rules(preset, rules)  # bad presets and options fail here, before any worker starts
+    per_deal = len(rotations(g.seats, len(bots)))
     for b in bots:
         make_bot(game, b)  # unknown names fail here, before any worker starts
     if records is not None:
@@ -497,7 +304,7 @@ def run_arena(
     if workers == 1:
         size = chunk or 1
         for i in range(0, deals, size):
-            res = play_deals(game, bots, order[i : i + size], seed, budget, rules, records)
+            res = play_deals(game, bots, order[i : i + size], seed, budget, rules, records, preset)
             games += res.games
             for a, t in enumerate(res.times):
                 times[a] += t
@@ -508,7 +315,15 @@ def run_arena(
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [
                 pool.submit(
-                    play_deals, game, list(bots), order[i : i + size], seed, budget, rules, records
+                    play_deals,
+                    game,
+                    list(bots),
+                    order[i : i + size],
+                    seed,
+                    budget,
+                    rules,
+                    records,
+                    preset,
                 )
                 for i in range(0, deals, size)
             ]
@@ -522,6 +337,8 @@ def run_arena(
     out = summarize(game, bots, games, times)
     out.update(
         {
+            "preset": preset,
+            "rules": rules or {},
             "seed": seed,
             "workers": workers,
             "budget": {

@@ -4,14 +4,19 @@
                        [--records DIR] [--budget-ms N] [--iterations N]
     madang arena mahjong --a hard --others normal --hands 2000 [--preset yangpan] …
 
-``--games`` counts games: each deal is played twice, seats swapped, so 2,000 games are
-1,000 deals (an odd count is rounded up to whole deals). A Rich progress bar goes to
-standard error; ``--json`` prints the result as one object on standard output.
+Every registered game with an arena gets a sub-command. In a two-seat game bot A meets
+bot B (``--b``), each deal played twice with the seats swapped, and ``--games`` counts
+games; in a game of more seats A meets the same bot in every other seat
+(``--others``), each deal played once with A at each seat, and ``--hands`` (or
+``--games``) counts games. Counts are rounded up to whole deals. ``--preset`` and
+``--rule NAME=VALUE`` (a JSON value, repeatable) choose the rules. A Rich progress bar
+goes to standard error; ``--json`` prints the result as one object on standard output.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -20,27 +25,45 @@ from madang.arena import run_arena
 from madang.bots.base import Budget, make_bot
 from madang.cli import print_json
 from madang.core.errors import RuleConfigError
+from madang.core.registry import games, spec
 
 
 def register_cli(sub: Any) -> None:
-    """Add ``arena`` and its per-game sub-commands to the ``madang`` parser."""
+    """Add ``arena`` and a sub-command per registered game to the ``madang`` parser."""
     arena = sub.add_parser("arena", help="bots against bots on duplicate deals, with statistics")
     asub = arena.add_subparsers(dest="arena_game", required=True)
-    p = asub.add_parser("matgo", help="Matgo: bot A against bot B, seats swapped on every deal")
-    p.add_argument("--a", default="hard", help="bot A: a level (easy/normal/hard) or a name")
-    p.add_argument("--b", default="greedy", help="bot B: a level or a name")
-    p.add_argument("--games", type=int, default=200, help="games to play (2 per deal)")
-    _common(p)
-    p.set_defaults(handler=_matgo)
-    p = asub.add_parser(
-        "mahjong", help="mahjong: bot A against three others, A rotated over the four seats"
-    )
-    p.add_argument("--a", default="hard", help="bot A: a level (easy/normal/hard) or a name")
-    p.add_argument("--others", default="normal", help="the three other seats' bot")
-    p.add_argument("--hands", type=int, default=200, help="hands to play (4 per wall)")
-    p.add_argument("--preset", default="default", help="rules preset (e.g. yangpan)")
-    _common(p)
-    p.set_defaults(handler=_mahjong)
+    for name in games():
+        g = spec(name)
+        if g.deal is None:
+            continue
+        if g.seats == 2:
+            p = asub.add_parser(name, help=f"{name}: bot A against bot B, seats swapped each deal")
+            p.add_argument("--b", default="greedy", help="bot B: a level or a name")
+            p.add_argument("--games", type=int, default=200, help="games to play (2 per deal)")
+        else:
+            p = asub.add_parser(
+                name, help=f"{name}: bot A against {g.seats - 1} others, A at every seat"
+            )
+            p.add_argument("--others", default="normal", help="the other seats' bot")
+            p.add_argument(
+                "--hands",
+                "--games",
+                dest="games",
+                type=int,
+                default=200,
+                help=f"games (hands) to play ({g.seats} per deal)",
+            )
+        p.add_argument("--a", default="hard", help="bot A: a level (easy/normal/hard) or a name")
+        p.add_argument("--preset", default="default", help="rules preset (e.g. yangpan)")
+        p.add_argument(
+            "--rule",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help='change one rules option (VALUE in JSON: true, 2, "ask"); repeatable',
+        )
+        _common(p)
+        p.set_defaults(handler=_run)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -56,6 +79,20 @@ def _common(p: argparse.ArgumentParser) -> None:
 def _budget(args: argparse.Namespace) -> Budget:
     ms = args.budget_ms
     return Budget(time_s=None if ms is None or ms <= 0 else ms / 1000, iterations=args.iterations)
+
+
+def _rules(pairs: list[str]) -> dict[str, Any]:
+    """``["NAME=VALUE", …]`` as options (a VALUE that is not JSON is taken as text)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name:
+            raise RuleConfigError(f"--rule takes NAME=VALUE, not {pair!r}")
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
 
 
 def _progress(
@@ -90,61 +127,39 @@ def _progress(
     return (lambda n: bar.advance(task, n)), bar.stop
 
 
-def _matgo(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
+    game = args.arena_game
+    seats = spec(game).seats
     if args.games < 1:
-        raise RuleConfigError(f"--games must be positive, not {args.games}")
-    deals = (args.games + 1) // 2
-    for name in (args.a, args.b):
-        make_bot("matgo", name)  # an unknown bot fails before the progress bar starts
-    advance, close = _progress(deals * 2, f"matgo {args.a} vs {args.b}", not args.no_progress)
-    try:
-        result = run_arena(
-            "matgo",
-            [args.a, args.b],
-            deals=deals,
-            seed=args.seed,
-            workers=args.workers,
-            budget=_budget(args),
-            records=args.records,
-            progress=advance,
-        )
-    finally:
-        close()
-    if args.json:
-        print_json(result)
-    else:
-        _print(result)
-    return 0
-
-
-def _mahjong(args: argparse.Namespace) -> int:
-    from madang.mahjong.rules import preset
-
-    if args.hands < 1:
-        raise RuleConfigError(f"--hands must be positive, not {args.hands}")
-    rules = preset(args.preset).to_dict()
-    deals = (args.hands + 3) // 4
-    bots = [args.a, args.others, args.others, args.others]
-    for name in (args.a, args.others):
-        make_bot("mahjong", name)
-    advance, close = _progress(
-        deals * 4, f"mahjong {args.a} vs 3 {args.others}", not args.no_progress
+        raise RuleConfigError(f"the number of games must be positive, not {args.games}")
+    deals = (args.games + seats - 1) // seats
+    others = args.b if seats == 2 else args.others
+    bots = [args.a, *[others] * (seats - 1)]
+    for name in (args.a, others):
+        make_bot(game, name)  # an unknown bot fails before the progress bar starts
+    rules = _rules(args.rule)
+    spec(game).rules(args.preset, rules)  # so do bad presets and options
+    label = (
+        f"{game} {args.a} vs {others}"
+        if seats == 2
+        else f"{game} {args.a} vs {others} x{seats - 1}"
     )
+    advance, close = _progress(deals * seats, label, not args.no_progress)
     try:
         result = run_arena(
-            "mahjong",
+            game,
             bots,
             deals=deals,
             seed=args.seed,
             workers=args.workers,
             budget=_budget(args),
             rules=rules,
+            preset=args.preset,
             records=args.records,
             progress=advance,
         )
     finally:
         close()
-    result["preset"] = args.preset
     if args.json:
         print_json(result)
     else:

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from madang.arena import GameResult, deal_seed, make_adapter, points_shape, run_arena, summarize
+from madang.arena import (
+    GameResult,
+    deal_seed,
+    new_deal,
+    points_shape,
+    rotations,
+    run_arena,
+    summarize,
+)
 from madang.bots import Budget
 from madang.cli import main
 from madang.core.errors import RuleConfigError
@@ -20,7 +28,7 @@ FAST = Budget(time_s=None, iterations=2)
 KEYS = {
     "game", "a", "b", "games", "deals", "wins", "draws", "win_rate_a", "mean_points_a",
     "ci95_points_a", "decision_ms", "seed", "workers", "budget", "games_per_deal", "elapsed_s",
-    "points_shape",
+    "points_shape", "preset", "rules",
 }  # fmt: skip
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -75,16 +83,23 @@ def test_duplicate_deals_swap_seats_on_the_same_deck(tmp_path: Path) -> None:
     assert len(decks) == 3  # three different deals
 
 
-def test_adapter_deals_are_reproducible() -> None:
-    a = make_adapter("matgo")
+def _deck(game: str, seed: int) -> tuple[object, ...]:
+    rec = new_deal(game, seed).record()
+    return (tuple(rec.get("deck") or rec.get("wall")), rec.get("dealer"))
+
+
+def test_deals_are_reproducible() -> None:
     s = deal_seed(5, 0)
-    assert a.deck_of(a.new_state(s)) == a.deck_of(a.new_state(s))
-    assert a.deck_of(a.new_state(s)) != a.deck_of(a.new_state(deal_seed(5, 1)))
-    assert a.rotations(2) == [[0, 1], [1, 0]]
+    assert _deck("matgo", s) == _deck("matgo", s)
+    assert _deck("matgo", s) != _deck("matgo", deal_seed(5, 1))
+    assert new_deal("matgo", s).match.game.dealer == s & 1  # type: ignore[attr-defined]
+    assert rotations(2, 2) == [[0, 1], [1, 0]]
     with pytest.raises(RuleConfigError):
-        a.rotations(3)
+        rotations(2, 3)
     with pytest.raises(RuleConfigError):
-        make_adapter("chess")
+        new_deal("chess", s)
+    with pytest.raises(RuleConfigError):
+        run_arena("matgo", ["random", "random"], deals=1, rules={"no_such_option": 1})
 
 
 def test_workers_do_not_change_the_result() -> None:
@@ -138,17 +153,21 @@ def test_points_shape_of_hand_made_outcomes() -> None:
     assert points_shape([], [0])["mean_win"] is None
 
 
+def _matgo_tags(name: str) -> list[str]:
+    s = new_deal("matgo", 0)
+    s.match.game = replay(json.loads((GOLDEN / "matgo" / name).read_text()))  # type: ignore[attr-defined]
+    return s.win_tags()
+
+
 def test_win_tags_read_the_winners_settlement() -> None:
-    matgo = make_adapter("matgo")
-    rec = json.loads((GOLDEN / "matgo" / "04_go2_pibak.json").read_text())
-    assert matgo.win_tags(replay(rec)) == ["go_2", "pibak"]
-    rec = json.loads((GOLDEN / "matgo" / "03_bomb_and_flip.json").read_text())
-    assert matgo.win_tags(replay(rec)) == ["heundeulgi"]
-    rec = json.loads((GOLDEN / "matgo" / "05_nagari.json").read_text())
-    assert matgo.win_tags(replay(rec)) == []
-    mahjong = make_adapter("mahjong")
+    assert _matgo_tags("04_go2_pibak.json") == ["go_2", "pibak"]
+    assert _matgo_tags("03_bomb_and_flip.json") == ["heundeulgi"]
+    assert _matgo_tags("05_nagari.json") == []
+    s = new_deal("mahjong", 0)
     rec = json.loads((GOLDEN / "mahjong" / "04_haitei_tsumo.json").read_text())
-    assert mahjong.win_tags(replay_mahjong(rec)) == ["tsumo", "menjen", "seumu", "tonggwan"]
+    s.match.hand = replay_mahjong(rec)  # type: ignore[attr-defined]
+    assert s.win_tags() == ["tsumo", "menjen", "seumu", "tonggwan"]
+    assert s.deal_ins() == [False] * 4
 
 
 def test_text_output_shows_the_points_shape(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import json
 
-from madang.arena import MahjongAdapter, deal_seed, run_arena
+from madang.arena import deal_seed, new_deal, rotations, run_arena
 from madang.bots.base import Budget
 from madang.cli import main
 from madang.mahjong.record import replay
 
 
 def test_rotations_put_agent_a_at_every_seat_once() -> None:
-    rot = MahjongAdapter().rotations(4)
+    rot = rotations(4, 4)
     assert [r.index(0) for r in rot] == [0, 1, 2, 3]
     assert all(sorted(r) == [0, 1, 2, 3] for r in rot)
 
 
 def test_every_rotation_plays_the_same_wall(tmp_path: object) -> None:
-    adapter = MahjongAdapter()
-    walls = {adapter.deck_of(adapter.new_state(deal_seed(5, 0))) for _ in range(3)}
+    walls = {tuple(new_deal("mahjong", deal_seed(5, 0)).record()["wall"]) for _ in range(3)}
     assert len(walls) == 1
+    assert walls != {tuple(new_deal("mahjong", deal_seed(5, 1)).record()["wall"])}
 
 
 def test_a_small_match_reports_rates_and_replayable_records(tmp_path: object) -> None:

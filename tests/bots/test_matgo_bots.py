@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from madang.arena import MatgoAdapter
+from madang.arena import new_deal
 from madang.bots import Budget, DecisionLog, IllegalBotAction, make_bot, play, register_bot
 from madang.bots.base import Bot, RandomBot, bot_names
 from madang.bots.matgo_greedy import GreedyBot, potential
@@ -114,13 +114,13 @@ class LeakCheckingBot:
 )
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_bots_see_only_the_view(bots: tuple[str, str], seed: int) -> None:
-    adapter = MatgoAdapter()
-    state = adapter.new_state(seed)
+    session = new_deal("matgo", seed)
+    state = session.match.game  # type: ignore[attr-defined]
     holder = [state]
     wrapped = [LeakCheckingBot(make_bot("matgo", b), holder, s) for s, b in enumerate(bots)]
     rngs = [random.Random(seed), random.Random(seed + 1)]
     log = DecisionLog([[], []])
-    play(adapter, state, wrapped, rngs, FAST, log)
+    play(session, wrapped, rngs, FAST, log)
     assert state.over
     assert wrapped[0].checked + wrapped[1].checked == len(log.times[0]) + len(log.times[1]) > 0
 
@@ -132,10 +132,11 @@ def test_an_illegal_answer_is_refused() -> None:
         def act(self, v: dict[str, Any], legal: list[int], rng: random.Random, b: Budget) -> int:
             return 999
 
-    adapter = MatgoAdapter()
-    state = adapter.new_state(5)
+    session = new_deal("matgo", 5)
+    before = session.view(None)
     with pytest.raises(IllegalBotAction):
-        play(adapter, state, [Cheat(), Cheat()], [random.Random(0)] * 2, FAST)
+        play(session, [Cheat(), Cheat()], [random.Random(0)] * 2, FAST)
+    assert session.view(None) == before  # the refused answer changed nothing
 
 
 def test_registry_levels_and_errors() -> None:

@@ -827,3 +827,88 @@ def test_errors_timeouts_and_leaving_in_korean(quick_server: str, browser: Any) 
         shot(page, "p7_closed_table_desktop")
     finally:
         context.close()
+
+
+def test_rules_options_in_the_lobby_and_at_the_table(server: str, browser: Any) -> None:
+    """Rules as data: the lobby's form offers every option of the chosen game (from
+    ``GET /api/rules``), set to the preset's values; a table made with two options
+    changed plays them (the summary's ``rules_in_force``), and the table and the lobby
+    list the rules in force with exactly those two marked, in Korean."""
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.set_default_timeout(30_000)
+    catalogue = json.loads(urllib.request.urlopen(server + "/api/rules").read())["games"]
+    try:
+        page.goto(server + "/")
+        page.click("#btn-guest")
+        page.wait_for_selector("#create-table")
+        form = "#create-table [data-testid=rules-form]"
+
+        # mahjong: every option offered; choosing the preset's value again is no change
+        page.select_option("#new-game", "mahjong")
+        page.click(f"{form} summary")
+        shown = page.eval_on_selector_all(
+            f"{form} [data-option]:not(label)", "els => els.map(e => e.dataset.option)"
+        )
+        assert shown == [o["name"] for o in catalogue["mahjong"]["options"]]
+        page.select_option(f"{form} select[data-option=min_pan]", "2")
+        assert page.get_attribute(f"{form} label[data-option=min_pan]", "data-changed") == "1"
+        page.select_option("#new-preset", "yangpan")  # its min_pan is 2: nothing changed
+        assert (
+            page.eval_on_selector_all(f"{form} label[data-changed='1']", "els => els.length") == 0
+        )
+
+        # matgo: two options changed from the default preset
+        page.select_option("#new-game", "matgo")
+        page.click(f"{form} summary")
+        shown = page.eval_on_selector_all(
+            f"{form} [data-option]:not(label)", "els => els.map(e => e.dataset.option)"
+        )
+        assert shown == [o["name"] for o in catalogue["matgo"]["options"]]
+        page.select_option(f"{form} select[data-option=bonus_steals_pi]", "true")
+        page.select_option(f"{form} select[data-option=first_dealer]", '"night_low"')
+        changed = page.eval_on_selector_all(
+            f"{form} label[data-changed='1']", "els => els.map(e => e.dataset.option)"
+        )
+        assert changed == ["bonus_steals_pi", "first_dealer"]
+        assert "2개" in page.inner_text(f"{form} summary")
+        scan_korean(page, "lobby rules form")
+        axe_check(page, "lobby rules form")
+        shot(page, "i11_lobby_rules_form_desktop")
+        phone_shot(page, "i11_lobby_rules_form_phone")
+        page.click("#btn-create")
+        page.wait_for_url("**/table/*")
+        page.wait_for_selector(".board[data-version]")
+        table_id = int(page.url.rstrip("/").split("/table/")[1].split("?")[0])
+
+        table = page.request.get(f"{server}/api/tables/{table_id}").json()["table"]
+        assert table["rules"] == {"bonus_steals_pi": True, "first_dealer": "night_low"}
+        want = {**catalogue["matgo"]["presets"]["default"], **table["rules"]}
+        assert table["rules_in_force"] == want
+
+        box = "[data-testid=rules-in-force]"
+        assert "2개 바뀜" in page.inner_text(f"{box} summary")
+        page.click(f"{box} summary")
+        rows = page.eval_on_selector_all(
+            f"{box} .rule", "els => els.map(e => [e.dataset.option, e.dataset.changed])"
+        )
+        assert [o for o, _ in rows] == list(want)
+        assert [o for o, c in rows if c == "1"] == ["bonus_steals_pi", "first_dealer"]
+        assert "밤일낮장" in page.inner_text(f"{box} .rule[data-option=first_dealer]")
+        scan_korean(page, "table rules in force")
+        shot(page, "i11_table_rules_in_force_desktop")
+
+        page.click("a[href='/']")
+        page.wait_for_selector(f"#table-list li[data-table='{table_id}']")
+        row = f"#table-list li[data-table='{table_id}'] [data-testid=table-rules]"
+        assert "2개 바뀜" in page.inner_text(f"{row} summary")
+        marked = page.eval_on_selector_all(
+            f"{row} .rule.changed", "els => els.map(e => e.dataset.option)"
+        )
+        assert marked == ["bonus_steals_pi", "first_dealer"]
+        assert not errors, errors
+    finally:
+        context.close()

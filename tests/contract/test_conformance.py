@@ -5,9 +5,10 @@ that a new game needs nothing outside its own file and one registration line.
 Random games, through the contract only: legal moves non-empty exactly while the game
 runs and only for the seats asked; the default answer is legal; any legal move steps
 and anything else (forged text, another seat's moves) raises a typed error and changes
-no view; the record's replay frames follow every move to the same end; payments go
-from one seat to another in positive points. (That no view shows a hidden card or tile
-is checked per game, through the server, in ``tests/server/test_leaks.py``.)
+no view; no view leaks (each seat's view is unchanged when what it cannot see is
+dealt again, :meth:`Session.resampled`); the record's replay frames follow every move
+to the same end; payments go from one seat to another in positive points. (The server's
+claim offers and updates are checked for leaks in ``tests/server/test_leaks.py``.)
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.contract import toy
 
+from madang.arena import run_arena
+from madang.bots import Budget
 from madang.core.errors import MadangError
 from madang.core.game import Session
 from madang.core.registry import games, register_spec, spec, unregister_spec
@@ -40,19 +44,38 @@ def views(s: Session) -> str:
     return json.dumps([s.view(seat) for seat in (*range(spec(s.game).seats), None)], default=str)
 
 
-def play(s: Session, rng: random.Random) -> None:
+def check_views_leak_nothing(s: Session, rng: random.Random) -> int:
+    """Each seat's view (and the spectator's) is the same in a world where what it cannot
+    see was dealt again: a view depends on the seat's information only. Returns in how
+    many of those worlds another seat's view changed (the re-deal moved something)."""
     n = spec(s.game).seats
+    moved = 0
+    for seat in (*range(n), None):
+        world = s.resampled(seat, rng)
+        assert world.view(seat) == s.view(seat), seat
+        if seat is not None:
+            assert world.legal(seat) == s.legal(seat)
+        moved += any(world.view(o) != s.view(o) for o in range(n) if o != seat)
+    return moved
+
+
+def play(s: Session, rng: random.Random) -> int:
+    """Play the current game to its end at random, checking the contract at every step;
+    return how many re-dealt worlds changed what another seat sees."""
+    n = spec(s.game).seats
+    redealt = 0
     for _ in range(5000):
         pending = s.pending()
         assert bool(pending) == (not s.over)
         if s.over:
-            return
+            return redealt
         for seat in range(n):
             legal = s.legal(seat)
             assert bool(legal) == (seat in pending), (seat, pending, legal)
         seat = rng.choice(pending)
         legal = s.legal(seat)
         assert s.default_move(seat) in legal
+        redealt += check_views_leak_nothing(s, rng)
         before = views(s)
         for bad in (*FORGED, *(m for o in range(n) if o != seat for m in s.legal(o))):
             if bad in legal:
@@ -71,8 +94,9 @@ def test_random_games_keep_the_contract(game: str, preset: str) -> None:
     assert game_spec.rating in ("pairwise", "placement")
     rng = random.Random(f"{game}/{preset}")
     s = game_spec.session(preset, rng.getrandbits(32))
+    redealt = 0
     for _ in range(GAMES_PER_CASE[game]):
-        play(s, rng)
+        redealt += play(s, rng)
         record = s.record()
         frames = game_spec.frames(record)
         assert len(frames) == len(record["moves"]) + 1
@@ -82,6 +106,21 @@ def test_random_games_keep_the_contract(game: str, preset: str) -> None:
             assert frm != to and points > 0
             assert {frm, to} <= set(range(game_spec.seats))
         s.next_game()
+    assert redealt > 0  # the re-deals did hide something: the leak check is not vacuous
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong", "pairs"])
+def test_the_arena_plays_every_game(game: str, tmp_path: Path) -> None:
+    n = spec(game).seats
+    bots = ["random", *["first"] * (n - 1)]
+    out = run_arena(game, bots, deals=3, seed=1, budget=Budget(None, 1), records=str(tmp_path))
+    assert out["games"] == 3 * n and out["games_per_deal"] == n
+    assert out["wins"]["a"] + out["wins"]["b"] + out["draws"] == out["games"]
+    index = json.loads((tmp_path / "index.json").read_text())
+    for g in index["games"]:  # every record replays, through the contract, to its result
+        frames = spec(game).frames(json.loads((tmp_path / g["file"]).read_text()))
+        assert len(frames) >= 2
+    assert sum(sum(g["net"]) for g in index["games"]) == 0
 
 
 def test_unknown_games_and_presets_are_typed_errors() -> None:

@@ -10,6 +10,7 @@ with more points wins and is paid the difference.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -78,8 +79,26 @@ class PairsSession(Session):
     def default_move(self, seat: int) -> str:
         return self.legal(seat)[0]
 
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
-        return rng.choice(self.legal(seat))
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
+        legal = self.legal(seat)
+        if bot.bot is None:
+            return self.default_move(seat)
+        choice = bot.bot.act(self.view(seat), list(legal), rng, bot.budget)
+        if choice not in legal:
+            if strict:
+                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
+            return self.default_move(seat)
+        return str(choice)
+
+    def resampled(self, seat: int | None, rng: random.Random) -> PairsSession:
+        new = copy.deepcopy(self)
+        hidden = [s for s in (0, 1) if s != seat]
+        pool = [c for s in hidden for c in new.hands[s]]
+        rng.shuffle(pool)
+        for s in hidden:
+            n = len(new.hands[s])
+            new.hands[s], pool = sorted(pool[:n]), pool[n:]
+        return new
 
     def start_events(self) -> list[Any]:
         return [{"type": "deal", "seat": s, "cards": list(self.hands[s])} for s in (0, 1)]
@@ -169,4 +188,5 @@ SPEC = GameSpec(
     ruleset_version="1",
     session=PairsSession,
     frames=frames,
+    deal=lambda rules, seed: PairsSession(rules, seed),
 )

@@ -9,16 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.mahjong.walls import options, play
 
 from madang.mahjong.engine import (
     build_wall,
     default_action,
-    legal_actions,
     new_hand,
     step,
     tile_counts,
 )
-from madang.mahjong.state import Action, HandState
+from madang.mahjong.state import HandState
 
 
 def deal(
@@ -29,16 +29,6 @@ def deal(
     **kw: Any,
 ) -> HandState:
     return new_hand(rules, wall=build_wall(hands, draws=draws, **kw), pot=pot)
-
-
-def play(st: HandState, *moves: str) -> HandState:
-    for m in moves:
-        step(st, Action.parse(m))
-    return st
-
-
-def options(st: HandState, seat: int) -> list[str]:
-    return [str(a) for a in legal_actions(st, seat)]
 
 
 # Seat 0 (dealer) discards 5z, its 14th tile. Seat 1 holds 55z (뽕), seat 2 waits on 5z.

@@ -7,10 +7,10 @@ import json
 from typing import Any
 
 import pytest
+from tests.mahjong.walls import options, play
 
 from madang.core.errors import IllegalActionError, InvalidActionError, RecordError
 from madang.mahjong.engine import (
-    MahjongGame,
     MahjongMatch,
     build_wall,
     default_action,
@@ -21,7 +21,7 @@ from madang.mahjong.engine import (
 )
 from madang.mahjong.events import redact, redact_all
 from madang.mahjong.state import Action, HandState
-from madang.mahjong.tiles import SOUTH, parse_tiles, tile_name, to_counts
+from madang.mahjong.tiles import parse_tiles, tile_name, to_counts
 from madang.mahjong.view import view
 
 FULL = [4] * 25 + [1] * 4
@@ -36,16 +36,6 @@ def deal(
     **kw: Any,
 ) -> HandState:
     return new_hand(rules, wall=build_wall(hands, dealer=dealer, **kw), dealer=dealer, pot=pot)
-
-
-def play(st: HandState, *moves: str) -> HandState:
-    for m in moves:
-        step(st, Action.parse(m))
-    return st
-
-
-def options(st: HandState, seat: int) -> list[str]:
-    return [str(a) for a in legal_actions(st, seat)]
 
 
 def run_default(st: HandState, until: Any = None) -> None:
@@ -423,17 +413,7 @@ def test_draw_and_deal_events_are_redacted() -> None:
     assert redact(e, None) == {"type": "draw", "seat": 2, "back": True}
 
 
-# -- the game object and the match -------------------------------------------------------
-
-
-def test_game_facade() -> None:
-    g = MahjongGame({"min_pan": 2})
-    st = g.new_hand(seed=5, dealer=1, round_wind=SOUTH, pot=10)
-    assert st.rules.min_pan == 2 and st.turn == 1 and st.pot == 10
-    a = g.default_action(st, 1)
-    assert a in g.legal_actions(st, 1)
-    g.step(st, a)
-    assert g.view(st, None)["round_wind"] == "2z"
+# -- the match -------------------------------------------------------
 
 
 def test_clone_is_independent() -> None:

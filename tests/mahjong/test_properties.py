@@ -22,6 +22,7 @@ from madang.mahjong.engine import (
     default_action,
     legal_actions,
     new_hand,
+    resample_hidden,
     step,
     tile_counts,
 )
@@ -60,24 +61,13 @@ def choose(rng: random.Random, acts: list[Action]) -> Action:
 
 
 def resampled(state: HandState, seat: int | None, rng: random.Random) -> HandState:
-    """The same public situation with every tile ``seat`` cannot see shuffled: other
-    seats' concealed tiles (불러 hands stay: their waits are public) and the live wall."""
+    """A copy with every tile ``seat`` cannot see dealt again (the engine's
+    :func:`resample_hidden`): the tiles are conserved and the seat's view is the same."""
     c = state.clone()
-    hidden: list[int] = []
-    seats = [s for s in range(4) if s != seat and c.declared[s] != 2]
-    for s in seats:
-        hidden.extend(k for k in range(25) for _ in range(c.hands[s][k]))
-    live = list(c.wall[c.front : c.back])
-    hidden.extend(live)
-    rng.shuffle(hidden)
-    for s in seats:
-        n = sum(c.hands[s])
-        take, hidden = hidden[:n], hidden[n:]
-        if any(k >= 25 for k in take):  # a flower cannot sit in a hand: keep it simple
-            return state
-        c.hands[s] = [take.count(k) for k in range(25)]
-    c.wall = c.wall[: c.front] + tuple(hidden) + c.wall[c.back :]
-    c._legal = None
+    resample_hidden(c, seat, rng)
+    assert tile_counts(c) == FULL
+    if not c.over and seat is not None:
+        assert legal_actions(c, seat) == legal_actions(state, seat)
     return c
 
 

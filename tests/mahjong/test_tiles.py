@@ -11,10 +11,10 @@ from madang.mahjong.tiles import (
     ALL_TILES,
     BAEK,
     BAL,
-    CHUN,
     DRAGONS,
     EAST,
     FLOWER_KINDS,
+    JUNG,
     NORTH,
     NUM_KINDS,
     SOUTH,
@@ -41,7 +41,7 @@ from madang.mahjong.tiles import (
 def test_constants() -> None:
     assert NUM_KINDS == 25
     assert list(FLOWER_KINDS) == [25, 26, 27, 28]
-    assert tuple(range(18, 25)) == (EAST, SOUTH, WEST, NORTH, BAEK, BAL, CHUN)
+    assert tuple(range(18, 25)) == (EAST, SOUTH, WEST, NORTH, BAEK, BAL, JUNG)
     assert WINDS == (18, 19, 20, 21)
     assert DRAGONS == (22, 23, 24)
     assert {0, 8, 9, 17, 18, 19, 20, 21, 22, 23, 24} == TERMINALS_AND_HONORS

@@ -382,7 +382,8 @@ def test_missions_on_draws_a_mission_and_records_it() -> None:
     g = new_game(rules, seed=1, mission="hongdan")
     assert g.mission is mission_by_name("hongdan")
     rec = export_record(g)
-    assert rec["mission"] == "hongdan" and rec["rules"] == {"missions": True}
+    assert rec["mission"] == "hongdan" and rec["rules"] == rules.to_dict()
+    assert rec["rules"]["missions"] is True and rec["ruleset"] == "1"
     assert replay(rec).mission is g.mission
     with pytest.raises(RecordError):
         new_game(rules, seed=1, mission="no-such-mission")
@@ -437,18 +438,18 @@ def test_mission_table_in_settle(mission: Any) -> None:
 )
 def test_from_dict_round_trip(data: dict[str, Any]) -> None:
     rules = MatgoRules.from_dict(data)
-    defaults = MatgoRules().to_full_dict()
-    assert rules.to_dict() == {k: v for k, v in data.items() if defaults[k] != v}
+    defaults = MatgoRules().to_dict()
+    assert rules.changes() == {k: v for k, v in data.items() if defaults[k] != v}
+    assert MatgoRules.from_dict(rules.changes()) == rules
     assert MatgoRules.from_dict(rules.to_dict()) == rules
-    assert MatgoRules.from_dict(rules.to_full_dict()) == rules
 
 
 def test_option_names_are_those_of_notation_md() -> None:
-    assert list(MatgoRules().to_full_dict()) == [
+    assert list(MatgoRules().to_dict()) == [
         "bonus_cards", "jabbeok", "bonus_steals_pi", "first_dealer", "chongtong",
         "pibak_zero_pi", "meong", "gukjin", "missions",
     ]  # fmt: skip
-    assert MatgoRules().to_full_dict() == {
+    assert MatgoRules().to_dict() == {
         "bonus_cards": "2+3", "jabbeok": True, "bonus_steals_pi": False,
         "first_dealer": "high", "chongtong": "choice", "pibak_zero_pi": False,
         "meong": "meongtta", "gukjin": "auto", "missions": False,
@@ -507,10 +508,10 @@ def test_preset_contents() -> None:
     assert preset("default") == MatgoRules()
     assert preset("classic").deck_size == 48
     assert preset("bonus3").deck_size == 51
-    assert preset("strict").to_dict() == {
+    assert preset("strict").changes() == {
         "chongtong": "instant", "pibak_zero_pi": True, "meong": "meongbak",
     }  # fmt: skip
-    assert preset("tournament").to_dict() == {"jabbeok": False, "gukjin": "before_score"}
+    assert preset("tournament").changes() == {"jabbeok": False, "gukjin": "before_score"}
     assert preset("missions").missions is True
     with pytest.raises(RuleConfigError):
         preset("no-such-preset")

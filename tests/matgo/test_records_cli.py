@@ -18,6 +18,7 @@ from madang.cli import main
 from madang.core.errors import RecordError
 from madang.matgo.engine import new_game
 from madang.matgo.record import export_record, load_record, replay, replay_json
+from madang.matgo.rules import MatgoRules
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "matgo"
 GOLDEN_NAMES = sorted(
@@ -230,7 +231,8 @@ def test_export_record_round_trip(mg: SimpleNamespace) -> None:
         rec = export_record(g)
         assert json.loads(json.dumps(rec)) == rec
         assert set(rec) >= {"game", "rules", "dealer", "deck", "moves"}
-        assert rec["game"] == "matgo" and rec["rules"] == {}
+        assert rec["game"] == "matgo" and rec["rules"] == MatgoRules().to_dict()
+        assert rec["ruleset"] == "1"
         assert replay(rec).snapshot() == g.snapshot()
         state, moves = load_record(rec)
         assert moves == rec["moves"] and state.deck == g.deck
@@ -243,7 +245,11 @@ def test_record_keeps_rules_and_carry() -> None:
     while not g.over:
         g.step(g.default_action())
     rec = export_record(g)
-    assert rec["rules"] == {"jabbeok": False, "gukjin": "before_score"} and rec["carry"] == 2
+    assert rec["rules"] == PRESETS["tournament"].to_dict() and rec["carry"] == 2
+    assert {k: rec["rules"][k] for k in ("jabbeok", "gukjin")} == {
+        "jabbeok": False,
+        "gukjin": "before_score",
+    }
     again = replay(json.loads(json.dumps(rec)))
     assert again.rules == g.rules and again.carry == 2 and again.points == g.points
 

@@ -686,7 +686,9 @@ def test_a_paused_bomb_turn_shows_no_played_card(mg: SimpleNamespace) -> None:
     assert g.phase is Phase.PICK_FLIP
     for seat in (0, None):
         v = view(g, seat)
-        assert v["public"]["t_card"] is None
+        assert v["turn"]["card"] is None
+        assert v["turn"]["mode"] == "bomb" and v["turn"]["month"] == 8
+        assert v["turn"]["flipped"] == "07p2" and v["turn"]["options"] == ["07a", "07r"]
         assert "01g" not in json.dumps(v)
 
 

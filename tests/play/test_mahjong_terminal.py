@@ -3,10 +3,6 @@ out; plus the waits / 진팅 helpers of the screen."""
 
 from __future__ import annotations
 
-import shutil
-import sys
-from typing import Any
-
 import pytest
 
 from madang.mahjong.engine import build_wall, legal_actions, new_hand, step
@@ -15,18 +11,12 @@ from madang.play.mahjong_tui import hand_waits, own_discards
 
 pexpect = pytest.importorskip("pexpect")
 
-
-def _spawn(args: list[str]) -> Any:
-    exe = shutil.which("madang")
-    cmd, argv = (exe, args) if exe else (sys.executable, ["-m", "madang", *args])
-    return pexpect.spawn(
-        cmd, argv, encoding="utf-8", timeout=30, dimensions=(50, 120), env={"TERM": "xterm"}
-    )
+from tests.play.terminal import quits_cleanly, spawn  # noqa: E402  (needs pexpect)
 
 
 @pytest.mark.parametrize("seed,level", [(3, "easy"), (7, "hard")])
 def test_whole_hand_by_keys(seed: int, level: str) -> None:
-    child = _spawn(["play", "mahjong", "--seed", str(seed), "--level", level, "--games", "1"])
+    child = spawn(["play", "mahjong", "--seed", str(seed), "--level", level, "--games", "1"])
     keys = ["1", "\x1b[C", "\r", "2", "\x1b[D", "3", "\r", "0"]  # digits, arrows, Enter
     prompts = 0
     seen = ""
@@ -47,13 +37,7 @@ def test_whole_hand_by_keys(seed: int, level: str) -> None:
 
 
 def test_quit_key_ends_the_session() -> None:
-    child = _spawn(["play", "mahjong", "--seed", "1", "--level", "easy"])
-    child.expect("▶")
-    child.send("q")
-    child.expect("끝! 고맙습니다")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    quits_cleanly("mahjong")
 
 
 def test_waits_and_jinting_on_screen() -> None:

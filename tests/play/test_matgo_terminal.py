@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import shutil
-import sys
-
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-
-def _spawn(args: list[str]) -> pexpect.spawn:
-    exe = shutil.which("madang")
-    cmd, argv = (exe, args) if exe else (sys.executable, ["-m", "madang", *args])
-    return pexpect.spawn(
-        cmd, argv, encoding="utf-8", timeout=30, dimensions=(50, 120), env={"TERM": "xterm"}
-    )
+from tests.play.terminal import quits_cleanly, spawn  # noqa: E402  (needs pexpect)
 
 
 @pytest.mark.parametrize("seed", [4, 9])
 def test_whole_game_by_keys(seed: int) -> None:
-    child = _spawn(["play", "matgo", "--seed", str(seed), "--level", "easy", "--games", "1"])
+    child = spawn(["play", "matgo", "--seed", str(seed), "--level", "easy", "--games", "1"])
     keys = ["1", "\x1b[C", "\r", "2", " ", "0"]  # digits, an arrow then Enter, space
     prompts = 0
     while True:
@@ -39,10 +30,4 @@ def test_whole_game_by_keys(seed: int) -> None:
 
 
 def test_quit_key_ends_the_session() -> None:
-    child = _spawn(["play", "matgo", "--seed", "1", "--level", "easy"])
-    child.expect("▶")
-    child.send("q")
-    child.expect("끝! 고맙습니다")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    quits_cleanly("matgo")

@@ -8,14 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from madang.core.errors import (
-    IllegalActionError,
-    InvalidActionError,
-    MadangError,
-    RecordError,
-    RuleConfigError,
-    RulesError,
-)
+from madang.core import errors as E
 from madang.server.room import dumps
 from madang.server.wire import STATUS, WireError, parse_client_message, wire_error
 
@@ -23,16 +16,16 @@ from madang.server.wire import STATUS, WireError, parse_client_message, wire_err
 @pytest.mark.parametrize(
     ("error", "code"),
     [
-        (InvalidActionError("x"), "invalid_action"),
-        (IllegalActionError("x"), "illegal_action"),
-        (RuleConfigError("x"), "rule_config"),
-        (RecordError("x"), "bad_record"),
-        (RulesError("x"), "rules_error"),
-        (MadangError("x"), "bad_request"),
+        (E.InvalidActionError("x"), "invalid_action"),
+        (E.IllegalActionError("x"), "illegal_action"),
+        (E.RuleConfigError("x"), "rule_config"),
+        (E.RecordError("x"), "bad_record"),
+        (E.RulesError("x"), "rules_error"),
+        (E.MadangError("x"), "bad_request"),
     ],
     ids=lambda v: v if isinstance(v, str) else type(v).__name__,
 )
-def test_engine_errors_map_to_codes(error: MadangError, code: str) -> None:
+def test_engine_errors_map_to_codes(error: E.MadangError, code: str) -> None:
     w = wire_error(error)
     assert w.code == code and w.status == STATUS[code]
 

@@ -7,9 +7,13 @@ game's ``view(state, seat)``: never the engine state), the legal action ids, a s
 nothing a bot does can reach or change the game.
 
 Bots are registered per game under a name, and levels (``easy`` / ``normal`` /
-``hard``) map to names; each game's bots live in a module listed in
-:data:`BUILTIN_BOT_MODULES`, imported on first use, so a new game registers its bots
-without touching this file's logic.
+``hard``) map to names; each game's bots live in the module its contract names
+(:attr:`madang.core.game.GameSpec.bots`), imported on first use, so a new game
+registers its bots without touching this file. ``random`` (also ``easy``) and
+``first`` play any registered game.
+
+:func:`play` plays a game to its end through the game contract
+(:class:`madang.core.game.Session`), asking a bot for every decision.
 
 >>> bot = make_bot("matgo", "easy")
 >>> bot.name
@@ -29,9 +33,12 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from madang.core.errors import RuleConfigError
+
+if TYPE_CHECKING:
+    from madang.core.game import Session
 
 View = dict[str, Any]
 
@@ -97,11 +104,9 @@ BotFactory = Callable[[], Bot]
 _BOTS: dict[str, dict[str, BotFactory]] = {}
 #: game -> level -> bot name
 _LEVELS: dict[str, dict[str, str]] = {}
-#: Built-in bot modules per game, imported when a game's bots are first asked for.
-BUILTIN_BOT_MODULES: dict[str, str] = {
-    "matgo": "madang.bots.matgo_bots",
-    "mahjong": "madang.bots.mahjong_bots",
-}
+#: The bots of every game (the game's own registrations come first).
+_GENERIC: dict[str, BotFactory] = {"random": RandomBot, "first": lambda: FirstBot()}
+_GENERIC_LEVELS = {"easy": "random"}
 
 
 def register_bot(game: str, name: str, factory: BotFactory, level: str | None = None) -> None:
@@ -118,27 +123,40 @@ def register_bot(game: str, name: str, factory: BotFactory, level: str | None = 
         _LEVELS.setdefault(game, {})[level] = name
 
 
-def _load(game: str) -> None:
-    module = BUILTIN_BOT_MODULES.get(game)
-    if module is not None and game not in _BOTS:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name != module:
-                raise
+_LOADED: set[str] = set()
+
+
+def _load(game: str) -> bool:
+    """Import the module of ``game``'s bots once; whether ``game`` is a registered game."""
+    from madang.core.errors import MadangError
+    from madang.core.registry import spec
+
+    try:
+        module = spec(game).bots
+    except MadangError:
+        return game in _BOTS
+    if module is not None and game not in _LOADED:
+        importlib.import_module(module)
+        _LOADED.add(game)
+    return True
+
+
+def _bots_of(game: str) -> tuple[dict[str, BotFactory], dict[str, str]]:
+    if not _load(game):
+        return _BOTS.get(game, {}), _LEVELS.get(game, {})
+    return {**_GENERIC, **_BOTS.get(game, {})}, {**_GENERIC_LEVELS, **_LEVELS.get(game, {})}
 
 
 def bot_names(game: str) -> list[str]:
     """Every bot name and level known for ``game``, sorted."""
-    _load(game)
-    return sorted(set(_BOTS.get(game, {})) | set(_LEVELS.get(game, {})))
+    bots, levels = _bots_of(game)
+    return sorted(set(bots) | set(levels))
 
 
 def make_bot(game: str, level_or_name: str) -> Bot:
     """A new bot of ``game`` by level (``easy``/``normal``/``hard``) or by name."""
-    _load(game)
-    bots = _BOTS.get(game, {})
-    name = _LEVELS.get(game, {}).get(level_or_name, level_or_name)
+    bots, levels = _bots_of(game)
+    name = levels.get(level_or_name, level_or_name)
     try:
         factory = bots[name]
     except KeyError:
@@ -157,33 +175,6 @@ class FirstBot:
         return legal[0]
 
 
-class GameAdapter(Protocol):
-    """What the runner and the arena need of a game; one adapter per game."""
-
-    game: str
-    seats: int
-
-    def view(self, state: Any, seat: int) -> View:
-        """What ``seat`` may know (a fresh dict on every call)."""
-        ...
-
-    def legal(self, state: Any) -> list[int]:
-        """The legal action ids now."""
-        ...
-
-    def current(self, state: Any) -> int:
-        """The seat that must act."""
-        ...
-
-    def step(self, state: Any, action: int) -> None:
-        """Apply an action."""
-        ...
-
-    def over(self, state: Any) -> bool:
-        """Whether the game has ended."""
-        ...
-
-
 @dataclass
 class DecisionLog:
     """Per seat, the seconds each decision took (for p50/p95)."""
@@ -195,33 +186,41 @@ class IllegalBotAction(RuleConfigError):
     """A bot returned something that is not one of the legal actions."""
 
 
+@dataclass(frozen=True, slots=True)
+class SeatBot:
+    """A bot at a seat with its budget (the contract's :class:`~madang.core.game.BotSeat`)."""
+
+    bot: Bot
+    budget: Budget
+
+
 def play(
-    adapter: GameAdapter,
-    state: Any,
+    session: Session,
     bots: Sequence[Bot],
     rngs: Sequence[random.Random],
     budget: Budget,
     log: DecisionLog | None = None,
-) -> Any:
-    """Step ``state`` to its end, asking ``bots[seat]`` for every decision of ``seat``.
+) -> Session:
+    """Play the current game of ``session`` to its end, asking ``bots[seat]`` for every
+    decision of ``seat`` (the first seat asked, when several are).
 
-    Each call gets ``adapter.view(state, seat)`` (a fresh dict) and a copy of the legal
-    list, never the state. A bot that answers with an illegal action raises
-    :class:`IllegalBotAction`. Returns the finished state.
+    Each bot gets the seat's view and a copy of the legal actions through
+    :meth:`~madang.core.game.Session.bot_move`, never the state. A bot that answers with
+    an illegal action raises :class:`IllegalBotAction`. Returns the session.
     """
+    from madang.core.errors import IllegalActionError
+
     clock = time.perf_counter
-    while not adapter.over(state):
-        seat = adapter.current(state)
-        legal = adapter.legal(state)
-        v = adapter.view(state, seat)
+    seats = [SeatBot(b, budget) for b in bots]
+    while not session.over:
+        seat = session.pending()[0]
         t0 = clock()
-        action = bots[seat].act(v, list(legal), rngs[seat], budget)
+        try:
+            move = session.bot_move(seat, seats[seat], rngs[seat], strict=True)
+        except IllegalActionError as e:
+            raise IllegalBotAction(f"bot {bots[seat].name!r} (seat {seat}): {e}") from None
         dt = clock() - t0
         if log is not None:
             log.times[seat].append(dt)
-        if action not in legal:
-            raise IllegalBotAction(
-                f"bot {bots[seat].name!r} (seat {seat}) chose {action!r}, not a legal action"
-            )
-        adapter.step(state, action)
-    return state
+        session.step(seat, move)
+    return session

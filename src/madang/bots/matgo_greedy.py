@@ -216,7 +216,7 @@ class Knowledge:
         k.opp_hand = v["hand_counts"][1 - me] - revealed.bit_count()
         k.pile = v["pile"]
         k.phase = Phase[v["phase"].upper()]
-        k.options = _mask(pub["t_options"])
+        k.options = _mask(v["turn"]["options"])
         k.scores = (v["scores"][0], v["scores"][1])
         k.go = (v["go"][0], v["go"][1])
         k.shakes = (v["shakes"][0], v["shakes"][1])
@@ -246,7 +246,7 @@ class Knowledge:
         k.opp_hand = hidden.bit_count()
         k.pile = len(s.pile)
         k.phase = s.phase
-        k.options = s.t_options
+        k.options = s.turn.options
         k.scores = (s.score(0), s.score(1))
         k.go = (s.go_count[0], s.go_count[1])
         k.shakes = (s.shakes[0], s.shakes[1])

@@ -1,7 +1,7 @@
 """The search Matgo bot (level ``hard``): information-set Monte-Carlo over sampled worlds.
 
 For each decision the bot deals the cards it cannot see (the opponent's hidden hand and
-the draw pile) at random, consistently with its view (:func:`determinize`; nothing is
+the draw pile) at random, consistently with its view (:meth:`MatgoState.from_view`; nothing is
 peeked), tries every candidate action in that world and plays on with a cheap rollout
 policy, both seats alike, for a short horizon (three plays by default), then values the
 result: payments made since the decision (a game that ended: the real outcome), plus
@@ -47,7 +47,6 @@ from madang.bots.matgo_value import win_probability
 from madang.core.errors import RuleConfigError
 from madang.matgo import actions as A
 from madang.matgo.cards import BIT, BONUS_MASK, MONTH
-from madang.matgo.determinize import determinize
 from madang.matgo.engine import MatgoState, Phase
 
 #: The valuation of the search bot: the greedy's, with 피 below ten valued a little lower
@@ -119,7 +118,7 @@ def rollout_action(s: MatgoState) -> int:
     if phase is Phase.PLAY:
         return _best_capture(s.floor, legal)
     if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
-        return _most_valuable(s.t_options)
+        return _most_valuable(s.turn.options)
     if phase is Phase.GO_STOP:
         p = s.current
         o = 1 - p
@@ -230,34 +229,20 @@ def _candidates(k: Knowledge, legal: list[int], limit: int) -> list[int]:
 
 
 class _Worlds:
-    """Worlds consistent with a view: one determinized state (:func:`determinize`) whose
-    unseen cards (the opponent's unrevealed hand and the draw pile) are dealt afresh by
-    every :meth:`deal`."""
+    """Worlds consistent with a view: one state from the view
+    (:meth:`MatgoState.from_view`) whose unseen cards (the opponent's unrevealed hand
+    and the draw pile) are dealt afresh by every :meth:`deal`."""
 
-    __slots__ = ("base", "need", "opp", "pool", "revealed", "shuffle")
+    __slots__ = ("base", "me", "rng")
 
     def __init__(self, view: dict[str, Any], me: int, rng: random.Random) -> None:
-        base = determinize(view, rng)
-        o = 1 - me
-        revealed = base.revealed[o] & base.hands[o]
-        pool = [c for c in range(52) if base.hands[o] & ~revealed & BIT[c]]
-        self.need = len(pool)
-        pool += base.pile
-        self.base, self.opp, self.pool, self.revealed = base, o, pool, revealed
-        self.shuffle = rng.shuffle
+        self.base = MatgoState.from_view(view, rng)
+        self.me, self.rng = me, rng
 
     def deal(self) -> MatgoState:
         """Deal the unseen cards again (in place) and return the world."""
-        pool, need = self.pool, self.need
-        self.shuffle(pool)
-        hand = self.revealed
-        for c in pool[:need]:
-            hand |= BIT[c]
-        base = self.base
-        base.hands[self.opp] = hand
-        base.pile = pool[need:]
-        base._legal = None
-        return base
+        self.base.resample_hidden(self.me, self.rng)
+        return self.base
 
 
 class SearchBot:

@@ -51,8 +51,11 @@ class BotSeat(Protocol):
     """What a session needs of the bot playing a seat: the bot (None: the game's
     default answer) and its thinking budget."""
 
-    bot: Any
-    budget: Any
+    @property
+    def bot(self) -> Any: ...
+
+    @property
+    def budget(self) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,13 @@ class GameSpec:
     """The module whose ``register_cli(sub)`` adds the game's ``madang GAME …`` commands."""
     terminal: str | None = None
     """``module:Class`` of the game's terminal session (``madang play GAME``)."""
+    deal: Callable[[Any, int], Session] | None = None
+    """``deal(rules, seed)``: one game of the deal fixed by ``seed`` under a rules object
+    (the same seed deals the same cards to the same seats with the same dealer), with no
+    offers: the arena's duplicate deals and the research environments play these."""
+    bots: str | None = None
+    """The module that registers the game's bots (:func:`madang.bots.base.register_bot`),
+    imported when the game's bots are first asked for."""
     encoding: str | None = None
     """``module:Class`` of the game's reinforcement-learning encoding (:mod:`madang.rl`):
     fixed action ids for its moves and observation tensors from its views."""
@@ -131,8 +141,10 @@ class Session(ABC):
         """The answer taken when ``seat``'s time runs out."""
 
     @abstractmethod
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
-        """What a bot answers for ``seat`` (it sees only the seat's view)."""
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
+        """What a bot answers for ``seat``: it is given the seat's view and legal actions
+        (in the game's own action type), never the state. An answer that is not legal is
+        replaced by :meth:`default_move`, or with ``strict`` raises IllegalActionError."""
 
     @abstractmethod
     def start_events(self) -> list[Any]:
@@ -165,6 +177,25 @@ class Session(ABC):
     @abstractmethod
     def match_scores(self) -> list[int] | None:
         """At the end of a match that has placements (mahjong): the final totals."""
+
+    def resampled(self, seat: int | None, rng: random.Random) -> Session:
+        """A copy of this session in which what ``seat`` (``None``: a spectator) cannot
+        see is dealt again at random: the other hands and the unseen stock. The copy
+        shows ``seat`` the same view (that is what "views leak nothing" means, and what
+        the conformance test checks) and plays on from there; the original is not
+        touched. Search and research code use it as a world consistent with a seat's
+        information."""
+        raise NotImplementedError(f"{self.game} cannot re-deal its hidden cards")
+
+    def win_tags(self) -> list[str]:
+        """What made the finished game's (first) winner's payment: its multipliers or
+        patterns, as names (``go_2``, ``pibak``, ``cheongilsaek`` …); [] for none."""
+        return []
+
+    def deal_ins(self) -> list[bool] | None:
+        """Per seat, whether the finished game was won on that seat's discard (games with
+        discards that others win on); None where the game has no such thing."""
+        return None
 
     # An offer is the pause after a move that others may claim (a mahjong discard or
     # 가깡): the room shows it for the same time whether or not anyone was asked, and

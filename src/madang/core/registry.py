@@ -1,33 +1,24 @@
 """The game registry, the one table of game names.
 
-``make("matgo")`` builds a game's state by name (each game module registers a factory);
-``spec("matgo")`` is its :class:`~madang.core.game.GameSpec`, the contract the server's
-rooms and replays play it through. A game registers both in its own package; nothing
-outside it names the game. The engine layer stays free of the server, bots and RL code
-(a test enforces that the engine imports none of them).
+``spec("matgo")`` is the game's :class:`~madang.core.game.GameSpec`, the contract every
+layer plays it through; :func:`games` lists the registered names. The built-in games'
+contracts are imported on first use; another game registers its own
+(:func:`register_spec`, one line). Nothing outside a game's package names the game.
+
+>>> spec("matgo").seats, "mahjong" in games()
+(2, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from madang.core.errors import RuleConfigError
 
 if TYPE_CHECKING:
     from madang.core.game import GameSpec
 
-_FACTORIES: dict[str, Callable[..., Any]] = {}
 _SPECS: dict[str, GameSpec] = {}
-
-
-def register(name: str, factory: Callable[..., Any]) -> None:
-    """Register ``factory`` under ``name`` (later registrations replace earlier ones)."""
-    _FACTORIES[name] = factory
-
-
-#: Built-in games and the modules that register them (imported on first use).
-BUILTIN = {"matgo": "madang.matgo", "mahjong": "madang.mahjong"}
 
 #: The modules holding each built-in game's ``SPEC`` (imported on first use).
 BUILTIN_SPECS = {"matgo": "madang.matgo.game", "mahjong": "madang.mahjong.game"}
@@ -58,22 +49,3 @@ def spec(name: object) -> GameSpec:
 def games() -> list[str]:
     """The names of the games with a contract (the built-in ones first, then the rest)."""
     return [*BUILTIN_SPECS, *sorted(set(_SPECS) - set(BUILTIN_SPECS))]
-
-
-def names() -> list[str]:
-    """The registered game names (built-in ones included), sorted."""
-    return sorted(set(_FACTORIES) | set(BUILTIN))
-
-
-def make(name: str, **kwargs: Any) -> Any:
-    """Build the game called ``name``; keyword arguments go to its factory."""
-    if name not in _FACTORIES and name in BUILTIN:
-        import importlib
-
-        importlib.import_module(BUILTIN[name])
-    try:
-        factory = _FACTORIES[name]
-    except KeyError:
-        known = ", ".join(sorted(_FACTORIES))
-        raise RuleConfigError(f"unknown game {name!r}; known: {known}") from None
-    return factory(**kwargs)

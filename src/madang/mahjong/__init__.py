@@ -30,10 +30,10 @@ from madang.mahjong.tiles import (
     ALL_TILES,
     BAEK,
     BAL,
-    CHUN,
     DRAGONS,
     EAST,
     FLOWER_KINDS,
+    JUNG,
     NORTH,
     NUM_KINDS,
     SOUTH,
@@ -53,11 +53,11 @@ __all__ = [
     "ALL_TILES",
     "BAEK",
     "BAL",
-    "CHUN",
     "DRAGONS",
     "EAST",
     "FLAGS",
     "FLOWER_KINDS",
+    "JUNG",
     "MELD_KINDS",
     "NORTH",
     "NUM_KINDS",
@@ -93,9 +93,7 @@ __all__ = [
 ]
 
 # The engine (imported after the analysis modules it builds on).
-from madang.core.registry import register
 from madang.mahjong.engine import (
-    MahjongGame,
     MahjongMatch,
     default_action,
     legal_actions,
@@ -105,12 +103,9 @@ from madang.mahjong.engine import (
 from madang.mahjong.state import Action, HandState
 from madang.mahjong.view import view
 
-register("mahjong", new_hand)
-
 __all__ += [
     "Action",
     "HandState",
-    "MahjongGame",
     "MahjongMatch",
     "default_action",
     "legal_actions",

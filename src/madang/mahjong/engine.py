@@ -1,4 +1,4 @@
-"""마작 엔진 (majak enjin): the flow of a Korean mahjong hand and match (``mahjong.md`` §2–§8).
+"""The flow of a Korean mahjong hand and match (``mahjong.md`` §2–§8).
 
 The shape follows OpenSpiel / Pgx: :func:`new_hand` makes a mutable
 :class:`~madang.mahjong.state.HandState`; :func:`legal_actions` lists what a seat may do;
@@ -24,6 +24,7 @@ they were given in, so the same game always has the same record.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any, Final
@@ -36,7 +37,7 @@ from madang.core.errors import (
 )
 from madang.core.rng import make_rng
 from madang.mahjong.events import Event
-from madang.mahjong.hand import shanten_keys, waits
+from madang.mahjong.hand import counts_keys, shanten_keys, waits
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.scoring import Meld, ScoreSheet, WinContext, score_hand
 from madang.mahjong.state import (
@@ -55,13 +56,13 @@ from madang.mahjong.tiles import ALL_TILES, EAST, NUM_KINDS, WINDS, parse_tiles,
 
 __all__ = [
     "NAGARI_POT",
-    "MahjongGame",
     "MahjongMatch",
     "build_wall",
     "default_action",
     "legal_actions",
     "new_hand",
     "offered",
+    "resample_hidden",
     "step",
     "tile_counts",
     "wall_from_codes",
@@ -242,41 +243,7 @@ def new_hand(
     else:
         kinds = wall_from_codes(wall)
 
-    st = HandState.__new__(HandState)
-    st.rules = rules
-    st.dealer = dealer
-    st.round_wind = round_wind
-    st.pot = pot
-    st.wall = kinds
-    st.front = 53
-    st.back = 104
-    st.hands = [[0] * NUM_KINDS for _ in range(4)]
-    st.melds = [[] for _ in range(4)]
-    st.rivers = [[] for _ in range(4)]
-    st.discarded = [0, 0, 0, 0]
-    st.flowers = [[] for _ in range(4)]
-    st.declared = [0, 0, 0, 0]
-    st.double = [False] * 4
-    st.declared_waits = [(), (), (), ()]
-    st.golla = [False] * 4
-    st.any_call = False
-    st.draws = [0, 0, 0, 0]
-    st.discards_made = [0, 0, 0, 0]
-    st.turn = dealer
-    st.phase = PHASE_DISCARD
-    st.pending = [dealer]
-    st.options = {}
-    st.answers = {}
-    st.drawn = -1
-    st.kan_draw = False
-    st.turn_shanten = 8
-    st.claim_tile = -1
-    st.claim_from = -1
-    st.history = []
-    st.window_start = 0
-    st.result = None
-    st._waits = [-1, -1, -1, -1]
-    st._legal = None
+    st = HandState.blank(rules, kinds, dealer, round_wind, pot)
 
     events: list[Event] = []
     dealt: list[list[int]] = [[] for _ in range(4)]
@@ -333,17 +300,8 @@ def _draw_back(st: HandState, seat: int, events: list[Event]) -> int:
 
 
 def _shanten(st: HandState, seat: int) -> int:
-    c = st.hands[seat]
-    return shanten_keys(
-        c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4]
-        + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] + 390625 * c[8],
-        c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13]
-        + 3125 * c[14] + 15625 * c[15] + 78125 * c[16] + 390625 * c[17],
-        c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22]
-        + 3125 * c[23] + 15625 * c[24],
-        len(st.melds[seat]),
-        st.rules.quad_as_two_pairs,
-    )  # fmt: skip
+    km, kp, kz = counts_keys(st.hands[seat])
+    return shanten_keys(km, kp, kz, len(st.melds[seat]), st.rules.quad_as_two_pairs)
 
 
 def _waits_of(st: HandState, seat: int) -> tuple[int, ...]:
@@ -816,6 +774,56 @@ def offered(state: HandState, action: Action) -> HandState:
     return st
 
 
+def resample_hidden(state: HandState, seat: int | None, rng: random.Random) -> None:
+    """Deal again, at random and in place, the tiles that ``seat`` (``None``: a
+    spectator) cannot see: the concealed tiles of the other seats and the live wall (a
+    new world for a search; the wall's order is forgotten). Flowers stay in the wall.
+
+    Kept as they are: the hands of seats that declared 엎어 or 불러 (their waits are
+    fixed) and of the seats asked in an open claim window (the options they are
+    answering stand on them). The turn seat's drawn tile becomes one of its re-dealt
+    tiles. Everything ``seat`` may see (its view) is unchanged.
+
+    >>> import random
+    >>> from madang.mahjong.view import view
+    >>> st = new_hand(seed=2)
+    >>> before = view(st, 1)
+    >>> resample_hidden(st, 1, random.Random(0))
+    >>> view(st, 1) == before, st.hands[0] == new_hand(seed=2).hands[0]
+    (True, False)
+    """
+    if state.over:
+        return
+    asked = state.pending if state.phase in (PHASE_CLAIM, PHASE_ROB) else []
+    redeal = [s for s in range(4) if s != seat and not state.declared[s] and s not in asked]
+    pool: list[int] = []
+    for s in redeal:
+        for k, n in enumerate(state.hands[s]):
+            pool += [k] * n
+    live = state.wall[state.front : state.back]
+    pool += [k for k in live if k < NUM_KINDS]
+    rng.shuffle(pool)
+    i = 0
+    for s in redeal:
+        n = sum(state.hands[s])
+        hand = [0] * NUM_KINDS
+        for k in pool[i : i + n]:
+            hand[k] += 1
+        i += n
+        state.hands[s] = hand
+        state._waits[s] = -1
+    rest = pool[i:] + [k for k in live if k >= NUM_KINDS]
+    rng.shuffle(rest)
+    state.wall = state.wall[: state.front] + tuple(rest) + state.wall[state.back :]
+    turn = state.turn
+    if state.phase == PHASE_DISCARD and turn in redeal:
+        if state.drawn >= 0:
+            tiles = [k for k, n in enumerate(state.hands[turn]) for _ in range(n)]
+            state.drawn = rng.choice(tiles)
+        state.turn_shanten = _shanten(state, turn)
+    state._legal = None
+
+
 # -- claim windows ---------------------------------------------------------------------
 
 
@@ -995,50 +1003,6 @@ def tile_counts(state: HandState) -> list[int]:
 # -- game and match --------------------------------------------------------------------
 
 
-class MahjongGame:
-    """마작 (majak): the Korean 104-tile game under fixed rules — a thin facade over the
-    module functions, in the OpenSpiel Game/State shape.
-
-    >>> g = MahjongGame({"min_pan": 2})
-    >>> st = g.new_hand(seed=3)
-    >>> g.legal_actions(st) == legal_actions(st)
-    True
-    """
-
-    name: Final = "mahjong"
-
-    def __init__(self, rules: MahjongRules | Mapping[str, Any] | None = None) -> None:
-        self.rules = _coerce_rules(rules)
-
-    def new_hand(
-        self,
-        *,
-        seed: int | None = None,
-        wall: Sequence[str] | Sequence[int] | None = None,
-        dealer: int = 0,
-        round_wind: int = EAST,
-        pot: int = 0,
-    ) -> HandState:
-        """Deal a hand under these rules (see :func:`new_hand`)."""
-        return new_hand(
-            self.rules, seed=seed, wall=wall, dealer=dealer, round_wind=round_wind, pot=pot
-        )
-
-    def legal_actions(self, state: HandState, seat: int | None = None) -> list[Action]:
-        return legal_actions(state, seat)
-
-    def step(self, state: HandState, action: Action) -> list[Event]:
-        return step(state, action)
-
-    def default_action(self, state: HandState, seat: int) -> Action:
-        return default_action(state, seat)
-
-    def view(self, state: HandState, seat: int | None) -> dict[str, Any]:
-        from madang.mahjong.view import view
-
-        return view(state, seat)
-
-
 class MahjongMatch:
     """대국 (daeguk): a match — hands in series with a ledger of payments.
 
@@ -1048,7 +1012,8 @@ class MahjongMatch:
     repeat hands of a dealer, 연장, do not count); with ``rounds == 2`` a South round
     (round wind 2z) follows, and the match ends after the eighth pass. The 나가리 pot
     carries over from hand to hand, also into the South round. Each hand's wall is
-    shuffled from a seed drawn from the match seed.
+    shuffled from a seed drawn from the match seed (the first hand's from
+    ``first_seed`` when given: a duplicate deal of the arena).
 
     >>> import random
     >>> rng, m = random.Random(0), MahjongMatch(seed=5)
@@ -1067,6 +1032,7 @@ class MahjongMatch:
         *,
         seed: int | None = None,
         first_dealer: int = 0,
+        first_seed: int | None = None,
     ) -> None:
         self.rules = _coerce_rules(rules)
         self._rng = make_rng(seed)
@@ -1077,17 +1043,18 @@ class MahjongMatch:
         self.ledger: list[tuple[int, int, int, str]] = []
         self.hands: list[HandState] = []
         self.over = False
-        self.hand = self._deal()
+        self.hand = self._deal(first_seed)
 
     @property
     def round_wind(self) -> int:
         """판 바람 (pan baram): East for the first round, South for the second."""
         return EAST + self.passes // 4
 
-    def _deal(self) -> HandState:
+    def _deal(self, seed: int | None = None) -> HandState:
+        """The next hand, its wall from ``seed`` (None: a seed drawn from the match's)."""
         st = new_hand(
             self.rules,
-            seed=self._rng.getrandbits(64),
+            seed=self._rng.getrandbits(64) if seed is None else seed,
             dealer=self.dealer,
             round_wind=self.round_wind,
             pot=self.pot,

@@ -1,4 +1,4 @@
-"""사건 (sageon): the events a mahjong hand emits, and who may see what of them.
+"""The events a mahjong hand emits, and who may see what of them.
 
 Events are small JSON-ready dicts with a ``"type"`` and mostly a ``"seat"``. Most are
 public; these are not:

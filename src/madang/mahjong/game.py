@@ -5,35 +5,40 @@ replay frames.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
-from madang.core.errors import InvalidActionError
+from madang.core.errors import IllegalActionError, InvalidActionError
 from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.mahjong.rules import RULESET_VERSION
 
-__all__ = ["SPEC", "MahjongSession", "frames"]
+__all__ = ["SPEC", "MahjongSession", "deal", "frames", "session"]
 
 
 class MahjongSession(Session):
-    """Mahjong hands in series; a new match (from a fresh seed) after the last hand."""
+    """Mahjong hands in series; a new match (from a fresh seed) after the last hand.
+
+    ``offers``: whether a discard or 가깡 makes an offer (the room's pause; see
+    :class:`~madang.core.game.Session`); the arena's sessions make none.
+    """
 
     def __init__(
-        self, preset_name: str, seed: int | None, overrides: dict[str, Any] | None = None
+        self, rules: Any, seed: int | None, *, first_seed: int | None = None, offers: bool = True
     ) -> None:
-        from madang.mahjong.rules import preset
-
         self.game = "mahjong"
         self.seats = 4
-        self.rules = with_overrides(preset(preset_name), overrides)
+        self.rules = rules
         self.rng = random.Random(seed)
         self.game_no = 1
-        self._new_match()
-        self._finished_match: list[int] | None = None
+        self.offers = offers
+        self._new_match(first_seed)
 
-    def _new_match(self) -> None:
+    def _new_match(self, first_seed: int | None = None) -> None:
         from madang.mahjong.engine import MahjongMatch
 
-        self.match = MahjongMatch(self.rules, seed=self.rng.getrandbits(64))
+        seed = self.rng.getrandbits(64) if first_seed is None else first_seed
+        self.match = MahjongMatch(self.rules, seed=seed, first_seed=first_seed)
 
     @property
     def state(self) -> Any:
@@ -72,7 +77,8 @@ class MahjongSession(Session):
         st = self.match.hand
         offer = None
         if (
-            st.phase == PHASE_DISCARD
+            self.offers
+            and st.phase == PHASE_DISCARD
             and action.verb in ("discard", "kakan")
             and action in legal_actions(st, seat)
         ):
@@ -104,7 +110,7 @@ class MahjongSession(Session):
 
         return str(default_action(self.match.hand, seat))
 
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
         from madang.mahjong.engine import default_action, legal_actions
         from madang.mahjong.view import view
 
@@ -113,9 +119,9 @@ class MahjongSession(Session):
             return str(default_action(st, seat))
         legal = list(legal_actions(st, seat))
         choice = bot.bot.act(view(st, seat), list(legal), rng, bot.budget)
-        if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(legal):
-            choice = legal[choice]
         if choice not in legal:
+            if strict:
+                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
             return str(default_action(st, seat))
         return str(choice)
 
@@ -203,6 +209,44 @@ class MahjongSession(Session):
             return True
         return False
 
+    def resampled(self, seat: int | None, rng: random.Random) -> MahjongSession:
+        from madang.mahjong.engine import resample_hidden
+
+        new = copy.copy(self)
+        new.match = copy.deepcopy(self.match)
+        resample_hidden(new.match.hand, seat, rng)
+        return new
+
+    def win_tags(self) -> list[str]:
+        """The (first) winner's ``ron`` or ``tsumo``, then its 기본판 patterns
+        (``menjen``, ``cheongilsaek`` …)."""
+        res = self.match.hand.result
+        if res is None or not res.winners:
+            return []
+        w = res.winners[0]
+        return [w.by, *(i.name for i in w.sheet.base_items)]
+
+    def deal_ins(self) -> list[bool] | None:
+        """Per seat, whether its discard (or added kan) was won on."""
+        res = self.match.hand.result
+        sources = set() if res is None else {w.source for w in res.winners if w.by == "ron"}
+        return [s in sources for s in range(4)]
+
+
+def session(preset_name: str, seed: int | None, overrides: object = None) -> MahjongSession:
+    """A table's hands in series under a preset (some options changed), from a seed."""
+    from madang.mahjong.rules import preset
+
+    return MahjongSession(with_overrides(preset(preset_name), overrides), seed)
+
+
+def deal(rules: Any, seed: int) -> MahjongSession:
+    """The hand of the deal ``seed``: the wall shuffled by it, seat 0 dealing in the East
+    round (``rules``: a :class:`~madang.mahjong.rules.MahjongRules`, None: defaults)."""
+    from madang.mahjong.rules import MahjongRules
+
+    return MahjongSession(rules or MahjongRules(), seed, first_seed=seed, offers=False)
+
 
 _OFFER_NOW = frozenset(("discard", "kakan", "ask", "answer"))
 """Mahjong events shown at once during an offer; the rest wait for its end."""
@@ -235,10 +279,12 @@ SPEC = GameSpec(
     seats=4,
     rules_module="madang.mahjong.rules",
     rating="placement",
-    ruleset_version="1",
-    session=MahjongSession,
+    ruleset_version=RULESET_VERSION,
+    session=session,
     frames=frames,
     cli="madang.mahjong.cli",
     terminal="madang.play.mahjong_tui:MahjongTerminal",
+    deal=deal,
+    bots="madang.bots.mahjong_bots",
     encoding="madang.mahjong.encode:MahjongEncoding",
 )

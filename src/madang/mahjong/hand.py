@@ -46,6 +46,7 @@ __all__ = [
     "Decomposition",
     "Set",
     "chiitoi_pairs",
+    "counts_keys",
     "decompositions",
     "is_agari",
     "shanten",
@@ -129,11 +130,12 @@ def _total(counts: Sequence[int]) -> tuple[int, int, int, int]:
     for c in counts:
         if not isinstance(c, int) or not 0 <= c <= 4:
             raise InvalidActionError(f"a tile count must be an int from 0 to 4, not {c!r}")
-    km, kp, kz = _keys(counts)
+    km, kp, kz = counts_keys(counts)
     return km, kp, kz, sum(counts)
 
 
-def _keys(c: Sequence[int]) -> tuple[int, int, int]:
+def counts_keys(c: Sequence[int]) -> tuple[int, int, int]:
+    """The base-5 suit keys of a count vector, unchecked (the hot paths' :func:`suit_keys`)."""
     return (
         c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4]
         + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] + 390625 * c[8],
@@ -235,7 +237,7 @@ def shanten(counts: Sequence[int], melds: int = 0, quad_as_two_pairs: bool = Fal
         _, _, _, n = _total(counts)
         _check_melds(melds)
         _check_size(n, melds, (13, 14))
-        km, kp, kz = _keys(counts)
+        km, kp, kz = counts_keys(counts)
     std = _FIN[_MP[_SUIT126[km] + _SUIT[kp]] + _HONOR5[kz] + melds]
     if melds:
         return std

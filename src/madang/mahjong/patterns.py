@@ -54,7 +54,7 @@ _DRAGON_SET: Final = frozenset(DRAGONS)
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """해석 (haeseok): one reading of a complete hand, with what the patterns need to know.
+    """One reading of a complete hand, with what the patterns need to know.
 
     A reading fixes the sets (four sets and a pair, or 칠대작's seven pairs) and which
     set the winning tile completed. Declared melds are part of every reading.

@@ -26,24 +26,25 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from madang.core.errors import MadangError, RecordError
+from madang.core.records import check_header
 from madang.mahjong.engine import new_hand, step
-from madang.mahjong.rules import MahjongRules
+from madang.mahjong.rules import RULESET_VERSION, MahjongRules
 from madang.mahjong.state import Action, HandState
 from madang.mahjong.tiles import WINDS, tile_name
 
 __all__ = ["export_record", "replay", "replay_json", "summary"]
 
-_KEYS = frozenset(("game", "rules", "dealer", "round", "pot", "wall", "moves", "notes"))
+_KEYS = frozenset(("game", "ruleset", "rules", "dealer", "round", "pot", "wall", "moves", "notes"))
 
 
 def export_record(state: HandState) -> dict[str, Any]:
     """The record of ``state``'s hand so far (full rules, the wall, every move)."""
     return {
         "game": "mahjong",
+        "ruleset": RULESET_VERSION,
         "rules": state.rules.to_dict(),
         "dealer": state.dealer,
         "round": tile_name(state.round_wind),
@@ -59,13 +60,7 @@ def replay(record: Any) -> HandState:
     A malformed record raises :class:`~madang.core.errors.RecordError`; a move that is
     malformed or illegal raises ``RecordError`` with ``index`` the move's 0-based index.
     """
-    if not isinstance(record, Mapping):
-        raise RecordError("a mahjong record must be a JSON object")
-    unknown = set(record) - _KEYS
-    if unknown:
-        raise RecordError(f"unknown record key(s): {', '.join(sorted(map(str, unknown)))}")
-    if record.get("game", "mahjong") != "mahjong":
-        raise RecordError(f"not a mahjong record: game is {record.get('game')!r}")
+    check_header(record, game="mahjong", keys=_KEYS, ruleset=RULESET_VERSION)
     try:
         rules = MahjongRules.from_dict(record.get("rules", {}))
     except MadangError as e:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from madang.core.errors import InvalidActionError
+from madang.core.slots import compile_clone
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
 
@@ -59,7 +60,7 @@ _TILE_VERBS: Final = frozenset(("discard", "ankan", "kakan"))
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """행동 (haengdong): one decision of one seat, e.g. ``0 discard 3m bulleo``.
+    """One decision of one seat, e.g. ``0 discard 3m bulleo``.
 
     ``verb`` is one of :data:`VERBS`; ``tile`` is a tile kind (0–24) for ``discard``,
     ``ankan`` and ``kakan`` and -1 otherwise; ``declare`` is ``""``, ``"eopeo"`` or
@@ -213,7 +214,7 @@ class HandResult:
 
 
 class HandState:
-    """한 판의 상태 (han pan-ui sangtae): everything about one hand, hidden parts included.
+    """One hand (국, guk): everything about it, hidden parts included.
 
     Create it with :func:`madang.mahjong.engine.new_hand`; change it only with
     :func:`madang.mahjong.engine.step`. Fields (all seats indexed 0–3):
@@ -321,45 +322,54 @@ class HandState:
         """자기 바람 (jagi baram): the seat wind of ``seat`` (the dealer is East, 18)."""
         return 18 + (seat - self.dealer) % 4
 
+    @classmethod
+    def blank(
+        cls, rules: MahjongRules, wall: tuple[int, ...], dealer: int, round_wind: int, pot: int
+    ) -> HandState:
+        """A hand before the deal: every field at its starting value (the one place a
+        state is built; :func:`madang.mahjong.engine.new_hand` deals into it)."""
+        st = cls.__new__(cls)
+        st.rules = rules
+        st.dealer = dealer
+        st.round_wind = round_wind
+        st.pot = pot
+        st.wall = wall
+        st.front = 53
+        st.back = 104
+        st.hands = [[0] * NUM_KINDS for _ in range(4)]
+        st.melds = [[] for _ in range(4)]
+        st.rivers = [[] for _ in range(4)]
+        st.discarded = [0, 0, 0, 0]
+        st.flowers = [[] for _ in range(4)]
+        st.declared = [0, 0, 0, 0]
+        st.double = [False] * 4
+        st.declared_waits = [(), (), (), ()]
+        st.golla = [False] * 4
+        st.any_call = False
+        st.draws = [0, 0, 0, 0]
+        st.discards_made = [0, 0, 0, 0]
+        st.turn = dealer
+        st.phase = PHASE_DISCARD
+        st.pending = [dealer]
+        st.options = {}
+        st.answers = {}
+        st.drawn = -1
+        st.kan_draw = False
+        st.turn_shanten = 8
+        st.claim_tile = -1
+        st.claim_from = -1
+        st.history = []
+        st.window_start = 0
+        st.result = None
+        st.deal_events = ()
+        st._waits = [-1, -1, -1, -1]
+        st._legal = None
+        return st
+
     def clone(self) -> HandState:
-        """An independent copy (a few microseconds: only small lists are copied)."""
-        new = HandState.__new__(HandState)
-        new.rules = self.rules
-        new.dealer = self.dealer
-        new.round_wind = self.round_wind
-        new.pot = self.pot
-        new.wall = self.wall
-        new.front = self.front
-        new.back = self.back
-        new.hands = [h[:] for h in self.hands]
-        new.melds = [m[:] for m in self.melds]
-        new.rivers = [r[:] for r in self.rivers]
-        new.discarded = self.discarded[:]
-        new.flowers = [f[:] for f in self.flowers]
-        new.declared = self.declared[:]
-        new.double = self.double[:]
-        new.declared_waits = self.declared_waits[:]
-        new.golla = self.golla[:]
-        new.any_call = self.any_call
-        new.draws = self.draws[:]
-        new.discards_made = self.discards_made[:]
-        new.turn = self.turn
-        new.phase = self.phase
-        new.pending = self.pending[:]
-        new.options = dict(self.options)
-        new.answers = dict(self.answers)
-        new.drawn = self.drawn
-        new.kan_draw = self.kan_draw
-        new.turn_shanten = self.turn_shanten
-        new.claim_tile = self.claim_tile
-        new.claim_from = self.claim_from
-        new.history = self.history[:]
-        new.window_start = self.window_start
-        new.result = self.result
-        new.deal_events = self.deal_events
-        new._waits = self._waits[:]
-        new._legal = self._legal
-        return new
+        """An independent copy (a few microseconds: only small lists are copied). The
+        body is generated from the field tables below (:mod:`madang.core.slots`)."""
+        raise NotImplementedError  # replaced at import, below the class
 
     def snapshot(self) -> dict[str, Any]:
         """Every field as plain data (for equality checks in tests and replays)."""
@@ -395,6 +405,20 @@ class HandState:
             "history": [a.move for a in self.history],
             "result": None if self.result is None else _result_data(self.result),
         }
+
+
+#: How :meth:`HandState.clone` copies each field: shared (immutable values, and the
+#: ``_legal`` cache, which no step mutates), a flat list, a list of lists, a dict.
+_NESTED = ("hands", "melds", "rivers", "flowers")
+_FLAT = ("discarded", "declared", "double", "declared_waits", "golla", "draws",
+         "discards_made", "pending", "history", "_waits")  # fmt: skip
+_DICTS = ("options", "answers")
+_SHARED = tuple(n for n in HandState.__slots__ if n not in (*_NESTED, *_FLAT, *_DICTS))
+
+
+HandState.clone = compile_clone(  # type: ignore[method-assign,assignment]
+    HandState, shared=_SHARED, lists=_FLAT, nested=_NESTED, dicts=_DICTS
+)
 
 
 def _result_data(result: HandResult) -> dict[str, Any]:

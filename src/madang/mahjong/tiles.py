@@ -14,7 +14,7 @@ non-flower kinds (``kind_of(t) == t >> 2``), tiles 100–103 are the four flower
 [0, 1, 2, 12, 13, 14, 18, 18]
 >>> format_tiles([18, 0, 14, 1, 2, 12, 13, 18])
 '123m456p11z'
->>> tile_name(EAST), tile_name(CHUN), tile_name(25)
+>>> tile_name(EAST), tile_name(JUNG), tile_name(25)
 ('1z', '7z', '1f')
 >>> kind_of(101)
 26
@@ -31,11 +31,11 @@ __all__ = [
     "ALL_TILES",
     "BAEK",
     "BAL",
-    "CHUN",
     "DRAGONS",
     "EAST",
     "FLOWER_KINDS",
     "HONOR_KINDS",
+    "JUNG",
     "MAN_KINDS",
     "NORTH",
     "NUM_KINDS",
@@ -92,11 +92,11 @@ BAEK: Final = 22
 """백 (baek): white dragon, 5z."""
 BAL: Final = 23
 """발 (bal): green dragon, 6z."""
-CHUN: Final = 24
+JUNG: Final = 24
 """중 (jung): red dragon, 7z."""
 
 WINDS: Final = (EAST, SOUTH, WEST, NORTH)
-DRAGONS: Final = (BAEK, BAL, CHUN)
+DRAGONS: Final = (BAEK, BAL, JUNG)
 TERMINALS_AND_HONORS: Final = frozenset((0, 8, 9, 17, *range(18, 25)))
 """요구패 (yogupae): the kinds 1m 9m 1p 9p and every honor."""
 
@@ -163,7 +163,7 @@ def suit_of(kind: int) -> int:
 def number_of(kind: int) -> int:
     """The number written on ``kind``: 1–9 for suits, 1–7 for honors, 1–4 for flowers.
 
-    >>> number_of(4), number_of(9), number_of(CHUN), number_of(28)
+    >>> number_of(4), number_of(9), number_of(JUNG), number_of(28)
     (5, 1, 7, 4)
     """
     _check_kind(kind)

@@ -1,4 +1,4 @@
-"""시점 (sijeom): what one seat, or a spectator, may know of a mahjong hand.
+"""What one seat, or a spectator, may know of a mahjong hand.
 
 :func:`view` is the one function bots, the server and RL encoders read the game
 through. A seat sees its own concealed tiles exactly; of every other seat only the

@@ -1,13 +1,10 @@
 """Matgo (맞고): two-player Go-Stop with Hwatu cards.
 
->>> import madang
->>> from madang.core.registry import make
->>> game = make("matgo", seed=1)
+>>> game = new_game(seed=1)
 >>> game.over, len(game.legal_actions()) > 0
 (False, True)
 """
 
-from madang.core.registry import register
 from madang.matgo.actions import action_str, parse_action
 from madang.matgo.cards import card_code, format_cards, parse_card, parse_cards
 from madang.matgo.engine import MatgoState, Phase, new_game
@@ -16,8 +13,6 @@ from madang.matgo.record import export_record, replay, replay_json
 from madang.matgo.rules import PRESETS, MatgoRules, preset
 from madang.matgo.scoring import ScoreSheet, settle
 from madang.matgo.view import view
-
-register("matgo", new_game)
 
 __all__ = [
     "PRESETS",

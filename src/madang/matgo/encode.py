@@ -301,15 +301,14 @@ class MatgoEncoding:
 
     def session_from_view(self, view: dict[str, Any], rng: random.Random) -> Any:
         """A session whose game is a random world consistent with a seat's ``view``
-        (:func:`madang.matgo.determinize.determinize`: the hidden cards dealt at random),
-        for search that must guess them (OpenSpiel's ``resample_from_infostate``)."""
-        from madang.matgo.determinize import determinize
-        from madang.matgo.game import MatgoSession
-        from madang.matgo.rules import MatgoRules
+        (:meth:`MatgoState.from_view <madang.matgo.engine.MatgoState.from_view>`: the
+        cards the seat cannot see dealt at random), for a search bot that is given only
+        a view (OpenSpiel's ISMCTS in the arena)."""
+        from madang.matgo.game import deal
 
-        rules = self.rules if self.rules is not None else MatgoRules()
-        session = MatgoSession("default", 0, rules.to_dict())
-        session.match.game = determinize(view, rng)
+        session = deal(self.rules, 0)
+        session.match.game = MatgoState.from_view(view, rng)
+        session._public = None  # the public view cached for the game it replaced
         return session
 
     def fast(self) -> MatgoFast:

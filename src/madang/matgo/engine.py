@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
-from madang.core.errors import IllegalActionError, InvalidActionError, RecordError
+from madang.core.errors import IllegalActionError, InvalidActionError, MadangError, RecordError
+from madang.core.slots import compile_clone
 from madang.matgo import actions as A
 from madang.matgo.cards import (
     ALL_MONTH_CARDS,
@@ -36,7 +37,10 @@ from madang.matgo.cards import (
     SSANGPI_MASK,
     SSEURIPI_MASK,
     cards_of,
+    codes_of,
+    mask_of,
     parse_card,
+    parse_cards,
 )
 from madang.matgo.events import Event
 from madang.matgo.rules import Chongtong, Gukjin, MatgoRules
@@ -65,10 +69,112 @@ class Phase(IntEnum):
     OVER = 6  #: the game has ended
 
 
-# How the played card stands while the flip is pending.
-_NONE, _LANDED, _PAIRED, _PICKED, _STACK, _BOMB = range(6)
-#: The modes of a turn in which a card was played from the hand (``t_card`` means it).
-PLAYED_CARD_MODES = frozenset((_LANDED, _PAIRED, _PICKED, _STACK))
+class TurnMode(IntEnum):
+    """How the turn in progress stands: what the card played from the hand did."""
+
+    NONE = 0  #: no card of the hand is in play (between turns, or a token flip)
+    LANDED = 1  #: it landed alone on the floor (a 쪽 if the flip matches it)
+    PAIRED = 2  #: it pairs with the one floor card of its month
+    PICKED = 3  #: it pairs with one of two floor cards (a 따닥 if the flip matches)
+    STACK = 4  #: it took a 뻑 stack (three cards of its month)
+    BOMB = 5  #: a 폭탄: three cards of the hand took the fourth on the floor
+
+
+#: The modes of a turn in which a card was played from the hand (``Turn.card`` means it).
+PLAYED_CARD_MODES = frozenset((TurnMode.LANDED, TurnMode.PAIRED, TurnMode.PICKED, TurnMode.STACK))
+
+
+# The modes as module globals, for the engine's hot paths (one lookup, not two).
+_NONE, _LANDED, _PAIRED, _PICKED = TurnMode.NONE, TurnMode.LANDED, TurnMode.PAIRED, TurnMode.PICKED
+_STACK, _BOMB = TurnMode.STACK, TurnMode.BOMB
+
+
+class Turn:
+    """The turn in progress: between playing a card and the end of the turn (the flip,
+    a 패 선택, the captures and steals still to come). Reset by every new turn."""
+
+    __slots__ = (
+        "bonus",
+        "cap",
+        "card",
+        "flip",
+        "last",
+        "mode",
+        "month",
+        "options",
+        "pair",
+        "steals",
+    )
+
+    mode: TurnMode  #: what the played card did
+    card: int  #: the card played from the hand (meaningful in :data:`PLAYED_CARD_MODES`)
+    month: int  #: the month of the play or the 폭탄 (0: none)
+    pair: int  #: the two cards the played card pairs (captured after the flip)
+    cap: int  #: cards captured this turn, not yet in the pile
+    bonus: int  #: bonus cards flipped this turn (captured with the turn)
+    flip: int  #: the flipped card awaiting a 패 선택 (-1: none)
+    options: int  #: the two floor cards of a 패 선택
+    last: bool  #: the last card of the game (no steals, a 7 stops)
+    steals: list[str]  #: 피 steals owed at the end of the turn, by reason
+
+    def __init__(self) -> None:
+        self.mode = TurnMode.NONE
+        self.card = self.month = self.pair = self.cap = self.bonus = self.options = 0
+        self.flip = -1
+        self.last = False
+        self.steals = []
+
+    def copy(self) -> Turn:
+        """An independent copy."""
+        new = Turn.__new__(Turn)
+        new.mode, new.card, new.month, new.pair = self.mode, self.card, self.month, self.pair
+        new.cap, new.bonus, new.flip, new.options = self.cap, self.bonus, self.flip, self.options
+        new.last, new.steals = self.last, list(self.steals)
+        return new
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """The turn as a comparable tuple."""
+        return (self.mode, self.card, self.month, self.pair, self.cap, self.bonus, self.flip,
+                self.options, self.last, tuple(self.steals))  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        """The turn as the view publishes it (see ``docs/rules/matgo.md``)."""
+        played = self.mode in PLAYED_CARD_MODES
+        return {
+            "mode": self.mode.name.lower(),
+            "card": CODES[self.card] if played else None,
+            "month": self.month or None,
+            "pair": codes_of(self.pair),
+            "captured": codes_of(self.cap | self.bonus),
+            "bonus": codes_of(self.bonus),
+            "flipped": CODES[self.flip] if self.flip >= 0 else None,
+            "options": codes_of(self.options),
+            "last": self.last,
+            "steals": list(self.steals),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Turn:
+        """The inverse of :meth:`to_dict` (bad input: :class:`RecordError`)."""
+        try:
+            t = cls()
+            t.mode = TurnMode[d["mode"].upper()]
+            t.card = parse_card(d["card"]) if d["card"] else 0
+            month = d["month"] or 0
+            if not isinstance(month, int) or not 0 <= month <= 12:
+                raise RecordError(f"bad turn month {month!r}")
+            t.month = month
+            t.pair = mask_of(parse_cards(d["pair"]))
+            t.bonus = mask_of(parse_cards(d["bonus"]))
+            t.cap = mask_of(parse_cards(d["captured"])) & ~t.bonus
+            t.flip = parse_card(d["flipped"]) if d["flipped"] else -1
+            t.options = mask_of(parse_cards(d["options"]))
+            t.last = bool(d["last"])
+            t.steals = [str(x) for x in d["steals"]]
+        except (MadangError, KeyError, TypeError, AttributeError) as e:
+            raise RecordError(f"bad turn in the view: {e}") from None
+        return t
+
 
 # 국진 mode once fixed: -1 not fixed (auto: best for its owner), 0 animal, 1 피.
 _GJ_FREE, _GJ_ANIMAL, _GJ_PI = -1, 0, 1
@@ -82,9 +188,8 @@ _SLOTS = (
     "rules", "deck", "dealer", "carry", "mission", "pile", "hands", "floor", "captured",
     "stack_maker", "stack_extra", "tokens", "shakes", "no_shake", "revealed", "go_count",
     "go_score", "ppeok_count", "ppeok_turns", "turns", "gukjin_mode", "phase", "current",
-    "winner", "points", "payments", "sheet", "end_reason", "t_card", "t_month", "t_mode",
-    "t_pair", "t_cap", "t_bonus", "t_flip", "t_options", "t_last", "t_steals", "events",
-    "moves", "_legal",
+    "winner", "points", "payments", "sheet", "end_reason", "turn", "events", "moves",
+    "_legal",
 )  # fmt: skip
 
 
@@ -121,16 +226,7 @@ class MatgoState:
     payments: list[tuple[int, int, int, str]]  #: (from, to, points, reason)
     sheet: ScoreSheet | None
     end_reason: str
-    t_card: int
-    t_month: int
-    t_mode: int
-    t_pair: int
-    t_cap: int
-    t_bonus: int
-    t_flip: int
-    t_options: int
-    t_last: bool
-    t_steals: list[str]
+    turn: Turn  #: the turn in progress
     events: list[Event]
     moves: list[int]
     _legal: list[int] | None
@@ -156,9 +252,10 @@ class MatgoState:
 
     def in_flight(self) -> int:
         """Cards of the turn in progress: captured but not yet in a pile, or just flipped."""
-        m = self.t_cap | self.t_bonus
-        if self.t_flip >= 0:
-            m |= BIT[self.t_flip]
+        t = self.turn
+        m = t.cap | t.bonus
+        if t.flip >= 0:
+            m |= BIT[t.flip]
         return m
 
     def pending(self) -> dict[str, Any]:
@@ -167,7 +264,7 @@ class MatgoState:
             return {}
         out: dict[str, Any] = {"seat": self.current, "question": self.phase.name.lower()}
         if self.phase in (Phase.PICK_PLAY, Phase.PICK_FLIP):
-            out["options"] = [CODES[c] for c in cards_of(self.t_options)]
+            out["options"] = [CODES[c] for c in cards_of(self.turn.options)]
         return out
 
     def legal_actions(self) -> list[int]:
@@ -213,7 +310,7 @@ class MatgoState:
                 out.append(A.FLIP)
             return out
         if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
-            return [A.PICK + c for c in cards_of(self.t_options)]
+            return [A.PICK + c for c in cards_of(self.turn.options)]
         if phase is Phase.GO_STOP:
             return [A.GO, A.STOP]
         if phase is Phase.GUKJIN:
@@ -229,6 +326,7 @@ class MatgoState:
         Pick: the lowest option. 고/스톱: 스톱. 국진: the count that scores more now
         (열끗 on a tie). 총통: stop (take the 10 points).
         """
+        t = self.turn
         phase = self.phase
         if phase is Phase.PLAY:
             hand = self.hands[self.current]
@@ -239,7 +337,7 @@ class MatgoState:
                 return A.PLAY + (hand & -hand).bit_length() - 1
             return A.FLIP
         if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
-            return A.PICK + (self.t_options & -self.t_options).bit_length() - 1
+            return A.PICK + (t.options & -t.options).bit_length() - 1
         if phase is Phase.GO_STOP:
             return A.STOP
         if phase is Phase.GUKJIN:
@@ -258,6 +356,7 @@ class MatgoState:
         An action that is not legal now raises :class:`IllegalActionError` (a malformed
         one :class:`InvalidActionError`) and leaves the state unchanged.
         """
+        t = self.turn
         if type(action) is not int:
             if isinstance(action, str):
                 action = A.parse_action(action)
@@ -293,23 +392,23 @@ class MatgoState:
         elif action == A.FLIP:
             self.tokens[p] -= 1
             self.turns[p] += 1
-            self.t_last = not self.hands[p] and not self.tokens[p]
+            t.last = not self.hands[p] and not self.tokens[p]
             events.append(("token_flip", p, self.tokens[p]))
-            self.t_mode = _NONE
-            self.t_month = 0
+            t.mode = _NONE
+            t.month = 0
             self._flip(p)
         elif action < A.GO:
             card = action - A.PICK
             events.append(("pick", p, card))
             if self.phase is Phase.PICK_PLAY:
-                self.t_pair = BIT[card] | BIT[self.t_card]
-                self.t_mode = _PICKED
+                t.pair = BIT[card] | BIT[t.card]
+                t.mode = _PICKED
                 self._flip(p)
             else:
-                f = self.t_flip
-                self.t_flip = -1
+                f = t.flip
+                t.flip = -1
                 self.floor &= ~BIT[card]
-                self.t_cap |= BIT[card] | BIT[f]
+                t.cap |= BIT[card] | BIT[f]
                 self._finish_turn(p)
         elif action == A.GO:
             s = self.score(p)
@@ -350,12 +449,13 @@ class MatgoState:
             self.events.append(("draw", p, drawn))
         if not self.hands[p] and not self.tokens[p]:
             # Nothing left to play: the turn ends without a play (pile and hand empty).
-            self.t_last = True
+            self.turn.last = True
             self._score_check(p)
         else:
             self.phase = Phase.PLAY
 
     def _play(self, p: int, card: int, shake: bool) -> None:
+        t = self.turn
         bit = BIT[card]
         hand = self.hands[p] & ~bit
         self.hands[p] = hand
@@ -370,63 +470,66 @@ class MatgoState:
             self.revealed[p] |= shown
             events.append(("shake", p, m, shown))
         events.append(("play", p, card))
-        self.t_last = not hand and not self.tokens[p]
-        self.t_card = card
-        self.t_month = m
+        t.last = not hand and not self.tokens[p]
+        t.card = card
+        t.month = m
         fm = self.floor & mm
         n = fm.bit_count()
         if n == 0:
             self.floor |= bit
-            self.t_mode = _LANDED
+            t.mode = _LANDED
         elif n == 1:
             self.floor |= bit
-            self.t_pair = fm | bit
-            self.t_mode = _PAIRED
+            t.pair = fm | bit
+            t.mode = _PAIRED
         elif n == 2:
             self.floor |= bit
             low = fm & -fm
             if SAME_AS[low.bit_length() - 1] & fm == fm:
-                self.t_pair = low | bit
-                self.t_mode = _PICKED
+                t.pair = low | bit
+                t.mode = _PICKED
             else:
-                self.t_options = fm
+                t.options = fm
                 self.phase = Phase.PICK_PLAY
                 return
         else:
             self._take_stack(p, m, fm | bit)
-            self.t_mode = _STACK
+            t.mode = _STACK
         self._flip(p)
 
     def _bomb(self, p: int, m: int) -> None:
+        t = self.turn
         mm = MONTH_MASK[m]
         three = self.hands[p] & mm
         self.hands[p] &= ~mm
         self.floor &= ~mm
         self.turns[p] += 1
-        self.t_cap |= mm
+        t.cap |= mm
         self.shakes[p] += 1
         self.tokens[p] += 2
-        self.t_last = False
-        self.t_mode = _BOMB
-        self.t_month = m
+        t.last = False
+        t.mode = _BOMB
+        t.month = m
         self.events.append(("bomb", p, m, three))
-        self.t_steals.append("bomb")
+        t.steals.append("bomb")
         self._flip(p)
 
     def _take_stack(self, p: int, m: int, cards: int) -> None:
         """Take the three cards of a stack (with the card that matched them)."""
+        t = self.turn
         self.floor &= ~cards
-        self.t_cap |= cards | self.stack_extra[m]
+        t.cap |= cards | self.stack_extra[m]
         maker = self.stack_maker[m]
         self.events.append(("take_stack", p, m, maker))
-        if maker >= 0 and not self.t_last:
-            self.t_steals.append("ppeok")
+        if maker >= 0 and not t.last:
+            t.steals.append("ppeok")
             if maker == p and self.rules.jabbeok:
-                self.t_steals.append("jabbeok")
+                t.steals.append("jabbeok")
         self.stack_maker[m] = -1
         self.stack_extra[m] = 0
 
     def _flip(self, p: int) -> None:
+        t = self.turn
         pile = self.pile
         events = self.events
         f = -1
@@ -434,43 +537,43 @@ class MatgoState:
             c = pile.pop()
             events.append(("flip", p, c))
             if BIT[c] & BONUS_MASK:
-                self.t_bonus |= BIT[c]
+                t.bonus |= BIT[c]
                 continue
             f = c
             break
-        mode = self.t_mode
+        mode = t.mode
         if f < 0:  # the pile ran out: nothing flipped
             if mode in (_PAIRED, _PICKED):
-                self.floor &= ~self.t_pair
-                self.t_cap |= self.t_pair
+                self.floor &= ~t.pair
+                t.cap |= t.pair
             self._finish_turn(p)
             return
         fbit = BIT[f]
         m2 = MONTH[f]
-        if m2 == self.t_month and (mode in (_LANDED, _PAIRED, _PICKED)):
+        if m2 == t.month and (mode in (_LANDED, _PAIRED, _PICKED)):
             mm = MONTH_MASK[m2]
             if mode == _LANDED:  # 쪽
-                self.floor &= ~BIT[self.t_card]
-                self.t_cap |= BIT[self.t_card] | fbit
+                self.floor &= ~BIT[t.card]
+                t.cap |= BIT[t.card] | fbit
                 events.append(("jjok", p, m2))
-                if not self.t_last:
-                    self.t_steals.append("jjok")
+                if not t.last:
+                    t.steals.append("jjok")
             elif mode == _PICKED:  # 따닥
-                self.t_cap |= (self.floor & mm) | fbit
+                t.cap |= (self.floor & mm) | fbit
                 self.floor &= ~mm
                 events.append(("ttadak", p, m2))
-                if not self.t_last:
-                    self.t_steals.append("ttadak")
+                if not t.last:
+                    t.steals.append("ttadak")
                 if self.turns[p] == 1:
                     self._pay(1 - p, p, CHEOT_TTADAK_POINTS, "cheot_ttadak")
-            elif self.t_last:  # a would-be 뻑 on the last card is captured as three cards
-                self.t_cap |= (self.floor & mm) | fbit
+            elif t.last:  # a would-be 뻑 on the last card is captured as three cards
+                t.cap |= (self.floor & mm) | fbit
                 self.floor &= ~mm
             else:  # 뻑
                 self.floor |= fbit
                 self.stack_maker[m2] = p
-                self.stack_extra[m2] |= self.t_bonus
-                self.t_bonus = 0
+                self.stack_extra[m2] |= t.bonus
+                t.bonus = 0
                 self.ppeok_count[p] += 1
                 turn = self.turns[p]
                 self.ppeok_turns[p] |= 1 << turn
@@ -480,29 +583,29 @@ class MatgoState:
                     self._pay(1 - p, p, pts, reason)
                 if self.ppeok_count[p] >= 3:
                     self._commit_turn(p)
-                    self.t_steals.clear()
+                    t.steals.clear()
                     self._flat_win(p, "sam_ppeok", "3뻑", SAM_PPEOK_POINTS)
                     return
             self._finish_turn(p)
             return
         if mode in (_PAIRED, _PICKED):
-            self.floor &= ~self.t_pair
-            self.t_cap |= self.t_pair
+            self.floor &= ~t.pair
+            t.cap |= t.pair
         fm = self.floor & MONTH_MASK[m2]
         n = fm.bit_count()
         if n == 0:
             self.floor |= fbit
         elif n == 1:
             self.floor &= ~fm
-            self.t_cap |= fm | fbit
+            t.cap |= fm | fbit
         elif n == 2:
             low = fm & -fm
             if SAME_AS[low.bit_length() - 1] & fm == fm:
                 self.floor &= ~low
-                self.t_cap |= low | fbit
+                t.cap |= low | fbit
             else:
-                self.t_flip = f
-                self.t_options = fm
+                t.flip = f
+                t.options = fm
                 self.phase = Phase.PICK_FLIP
                 return
         else:
@@ -511,20 +614,22 @@ class MatgoState:
 
     def _commit_turn(self, p: int) -> int:
         """Move the turn's captures into ``p``'s pile; reset the turn; return the captures."""
-        cap = self.t_cap | self.t_bonus
+        t = self.turn
+        cap = t.cap | t.bonus
         if cap:
             self.captured[p] |= cap
             self.events.append(("capture", p, cap))
-        self.t_cap = self.t_bonus = self.t_pair = self.t_options = 0
-        self.t_flip = -1
-        self.t_mode = _NONE
+        t.cap = t.bonus = t.pair = t.options = 0
+        t.flip = -1
+        t.mode = _NONE
         return cap
 
     def _finish_turn(self, p: int) -> None:
-        bonus_taken = self.t_bonus.bit_count()
+        t = self.turn
+        bonus_taken = t.bonus.bit_count()
         cap = self._commit_turn(p)
-        steals = self.t_steals
-        if not self.t_last:
+        steals = t.steals
+        if not t.last:
             if bonus_taken and self.rules.bonus_steals_pi:
                 steals.extend(["bonus"] * bonus_taken)
             if cap and not self.floor:
@@ -578,7 +683,7 @@ class MatgoState:
                 return
         s = self.score(p)
         if (s >= 7 and go == 0) or (go and s > self.go_score[p]):
-            if self.t_last:
+            if self.turn.last:
                 self.events.append(("stop", p, s))
                 self._win(p, "last_card")
                 return
@@ -673,22 +778,150 @@ class MatgoState:
     # ------------------------------------------------------------------ copying
 
     def clone(self) -> MatgoState:
-        """An independent copy (events and move history are shared prefixes, copied)."""
-        new = MatgoState.__new__(MatgoState)
-        for name in _SCALARS:
-            setattr(new, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(new, name, list(getattr(self, name)))
-        new._legal = self._legal
-        return new
+        """An independent copy, in a few microseconds (events and move history are
+        copied too). The body is generated from the field tables below the class
+        (:mod:`madang.core.slots`)."""
+        raise NotImplementedError  # replaced at import, below the class
 
     def snapshot(self) -> tuple[Any, ...]:
         """Everything that defines the state, as a comparable tuple (for tests)."""
-        return tuple(
-            tuple(v) if isinstance(v := getattr(self, n), list) else v
-            for n in _SLOTS
-            if n != "_legal"
-        )
+        fields = [getattr(self, n) for n in _SLOTS if n not in ("_legal", "turn")]
+        return (*(tuple(v) if isinstance(v, list) else v for v in fields), self.turn.snapshot())
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def blank(cls, rules: MatgoRules, *, dealer: int = 0, carry: int = 1) -> MatgoState:
+        """A state before the deal: every field at its starting value (the one place a
+        state is built; :func:`new_game` deals into it, :meth:`from_view` fills it)."""
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.deck = ()
+        s.dealer = dealer
+        s.carry = carry
+        s.mission = None
+        s.pile = []
+        s.hands = [0, 0]
+        s.floor = 0
+        s.captured = [0, 0]
+        s.stack_maker = [-1] * 13
+        s.stack_extra = [0] * 13
+        s.tokens = [0, 0]
+        s.shakes = [0, 0]
+        s.no_shake = [0, 0]
+        s.revealed = [0, 0]
+        s.go_count = [0, 0]
+        s.go_score = [0, 0]
+        s.ppeok_count = [0, 0]
+        s.ppeok_turns = [0, 0]
+        s.turns = [0, 0]
+        s.gukjin_mode = _GJ_FREE
+        s.phase = Phase.PLAY
+        s.current = dealer
+        s.winner = None
+        s.points = 0
+        s.payments = []
+        s.sheet = None
+        s.end_reason = ""
+        s.turn = Turn()
+        s.events = []
+        s.moves = []
+        s._legal = None
+        return s
+
+    @classmethod
+    def from_view(cls, v: dict[str, Any], rng: random.Random) -> MatgoState:
+        """A full state consistent with a seat's view (:func:`madang.matgo.view.view`):
+        every visible fact kept exactly, the cards the seat cannot see (the opponent's
+        unrevealed hand and the draw pile) dealt at random (OpenSpiel's
+        ResampleFromInfostate). The deck order is unknown: ``deck`` is empty. A bad or
+        inconsistent view raises :class:`RecordError`.
+
+        >>> g = new_game(seed=11)
+        >>> from madang.matgo.view import view
+        >>> w = MatgoState.from_view(view(g, g.current), random.Random(0))
+        >>> w.legal_actions() == g.legal_actions(), w.hands[g.current] == g.hands[g.current]
+        (True, True)
+        """
+        seat = v.get("seat")
+        if seat not in (0, 1) or "hand" not in v:
+            raise RecordError("a state from a view needs a seat's view (with its hand)")
+        try:
+            return cls._from_view(v, seat, rng)
+        except RecordError:
+            raise
+        except (MadangError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise RecordError(f"bad view: {e}") from None
+
+    @classmethod
+    def _from_view(cls, v: dict[str, Any], seat: int, rng: random.Random) -> MatgoState:
+        pub = v["public"]
+        s = cls.blank(MatgoRules.from_dict(pub["rules"]), dealer=v["dealer"], carry=v["carry"])
+        s.mission = mission_by_name(v["mission"]) if v["mission"] else None
+        for group in v["floor"]:
+            m = group["month"]
+            s.floor |= _mask(group["cards"])
+            if group["ppeok"] is not None:
+                s.stack_maker[m] = group["ppeok"]
+            s.stack_extra[m] = _mask(group["bonus"])
+        s.captured = [_mask(v["captured"][0]), _mask(v["captured"][1])]
+        other = 1 - seat
+        s.revealed = [_mask(v["revealed"][0]), _mask(v["revealed"][1])]
+        s.hands[seat] = _mask(v["hand"])
+        s.turn = Turn.from_dict(v["turn"])
+        known = s.hands[seat] | s.floor | s.captured[0] | s.captured[1] | s.revealed[other]
+        known |= s.in_flight()
+        for extra in s.stack_extra:
+            known |= extra
+        need = v["hand_counts"][other] - s.revealed[other].bit_count()
+        unseen = s.rules.deck_mask & ~known
+        if need < 0 or need + v["pile"] != unseen.bit_count():
+            raise RecordError("the view is inconsistent: hidden card counts do not add up")
+        s.hands[other] = s.revealed[other]
+        s.pile = [0] * v["pile"]  # the hidden cards are dealt just below
+        s.tokens = list(v["tokens"])
+        s.shakes = list(v["shakes"])
+        s.no_shake = [sum(1 << m for m in months) for months in pub["no_shake"]]
+        s.go_count = list(v["go"])
+        s.go_score = list(pub["go_score"])
+        s.ppeok_count = list(v["ppeok"])
+        s.ppeok_turns = list(pub["ppeok_turns"])
+        s.turns = list(pub["turns"])
+        s.gukjin_mode = _GUKJIN_MODES[v["gukjin"]]
+        s.phase = Phase[v["phase"].upper()]
+        s.current = v["pending"].get("seat", 0)
+        s.winner = v["winner"]
+        s.points = v["points"]
+        s.payments = [(p["from"], p["to"], p["points"], p["reason"]) for p in v["payments"]]
+        s._deal_hidden(seat, cards_of(unseen), need, rng)
+        return s
+
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> None:
+        """Deal again, at random and in place, the cards ``seat`` (``None``: a spectator,
+        who sees no hand) cannot see: the other hands but for the cards they showed, and
+        the draw pile (a new world for a search; the deck order is forgotten)."""
+        if seat is None:
+            both = [self.hands[p] & ~self.revealed[p] for p in (0, 1)]
+            pool = [*cards_of(both[0] | both[1]), *self.pile]
+            rng.shuffle(pool)
+            n0 = both[0].bit_count()
+            self.hands[0] = self.hands[0] & self.revealed[0] | mask_of(pool[:n0])
+            self._deal_hidden(0, pool[n0:], both[1].bit_count(), rng)
+            return
+        other = 1 - seat
+        hidden = self.hands[other] & ~self.revealed[other]
+        self._deal_hidden(seat, [*cards_of(hidden), *self.pile], hidden.bit_count(), rng)
+
+    def _deal_hidden(self, seat: int, pool: list[int], need: int, rng: random.Random) -> None:
+        rng.shuffle(pool)
+        other = 1 - seat
+        hand = self.hands[other] & self.revealed[other]
+        for c in pool[:need]:
+            hand |= BIT[c]
+        self.hands[other] = hand
+        self.pile = pool[need:]
+        self.deck = ()
+        self._legal = None
 
     def total_cards(self) -> int:
         """The mask of every card somewhere in the game (the deck, when all is well)."""
@@ -709,9 +942,18 @@ class MatgoState:
 _LISTS = (
     "pile", "hands", "captured", "stack_maker", "stack_extra", "tokens", "shakes", "no_shake",
     "revealed", "go_count", "go_score", "ppeok_count", "ppeok_turns", "turns", "payments",
-    "t_steals", "events", "moves",
+    "events", "moves",
 )  # fmt: skip
-_SCALARS = tuple(n for n in _SLOTS if n not in _LISTS and n != "_legal")
+_SCALARS = tuple(n for n in _SLOTS if n not in _LISTS and n != "turn")
+# ``_legal`` is shared: a step replaces the cached list and never mutates it.
+MatgoState.clone = compile_clone(  # type: ignore[method-assign,assignment]
+    MatgoState, shared=_SCALARS, lists=_LISTS, copied=("turn",)
+)
+_GUKJIN_MODES = {"free": _GJ_FREE, "animal": _GJ_ANIMAL, "pi": _GJ_PI}
+
+
+def _mask(codes: list[str]) -> int:
+    return mask_of(parse_cards(codes))
 
 
 #: Per month group g (month - 1; 12 = the bonus cards) and 4-bit pattern: the card ids.
@@ -799,12 +1041,8 @@ def new_game(
     else:
         ids = [parse_card(c) if isinstance(c, str) else c for c in deck]
         check_deck(ids, rules)
-    s = MatgoState.__new__(MatgoState)
-    s.rules = rules
+    s = MatgoState.blank(rules, dealer=dealer, carry=carry)
     s.deck = tuple(ids)
-    s.dealer = dealer
-    s.carry = carry
-    s.mission = None
     if rules.missions:
         if mission is not None:
             s.mission = mission_by_name(mission)
@@ -813,37 +1051,6 @@ def new_game(
             s.mission = rng.choice(MISSIONS)
     elif mission is not None:
         raise RecordError("a mission needs the rules option missions: true")
-    s.hands = [0, 0]
-    s.floor = 0
-    s.captured = [0, 0]
-    s.stack_maker = [-1] * 13
-    s.stack_extra = [0] * 13
-    s.tokens = [0, 0]
-    s.shakes = [0, 0]
-    s.no_shake = [0, 0]
-    s.revealed = [0, 0]
-    s.go_count = [0, 0]
-    s.go_score = [0, 0]
-    s.ppeok_count = [0, 0]
-    s.ppeok_turns = [0, 0]
-    s.turns = [0, 0]
-    s.gukjin_mode = _GJ_FREE
-    s.phase = Phase.PLAY
-    s.current = dealer
-    s.winner = None
-    s.points = 0
-    s.payments = []
-    s.sheet = None
-    s.end_reason = ""
-    s.t_card = s.t_month = 0
-    s.t_mode = _NONE
-    s.t_pair = s.t_cap = s.t_bonus = s.t_options = 0
-    s.t_flip = -1
-    s.t_last = False
-    s.t_steals = []
-    s.events = []
-    s.moves = []
-    s._legal = None
     _deal(s, ids)
     return s
 

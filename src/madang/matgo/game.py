@@ -4,27 +4,29 @@
 
 from __future__ import annotations
 
+import copy
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from madang.core.errors import IllegalActionError
 from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.matgo.rules import RULESET_VERSION
 
-__all__ = ["SPEC", "MatgoSession", "frames"]
+if TYPE_CHECKING:
+    from madang.matgo.match import MatgoMatch
+
+__all__ = ["SPEC", "MatgoSession", "deal", "frames", "session"]
+
+_FLAT_WINS = frozenset({"chongtong", "sam_ppeok"})
 
 
 class MatgoSession(Session):
     """Matgo games in series (the winner deals the next, 나가리 doubles the next)."""
 
-    def __init__(
-        self, preset_name: str, seed: int | None, overrides: dict[str, Any] | None = None
-    ) -> None:
-        from madang.matgo.match import MatgoMatch
-        from madang.matgo.rules import preset
-
+    def __init__(self, match: MatgoMatch) -> None:
         self.game = "matgo"
         self.seats = 2
-        self.match = MatgoMatch(with_overrides(preset(preset_name), overrides), seed=seed)
+        self.match = match
         self.game_no = 1
         self._version = 0  # bumped by every change of the position
         self._public: tuple[int, dict[str, Any]] | None = None
@@ -77,7 +79,7 @@ class MatgoSession(Session):
 
         return action_str(self.match.game.default_action())
 
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
         from madang.matgo.actions import action_str
         from madang.matgo.view import seat_view
 
@@ -89,6 +91,8 @@ class MatgoSession(Session):
         view = seat_view(self._public_view(), g, seat)
         choice = bot.bot.act(view, list(legal), rng, bot.budget)
         if choice not in legal:
+            if strict:
+                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
             return action_str(g.default_action())
         return action_str(choice)
 
@@ -146,6 +150,47 @@ class MatgoSession(Session):
     def match_scores(self) -> list[int] | None:
         return None
 
+    def resampled(self, seat: int | None, rng: random.Random) -> MatgoSession:
+        new = copy.copy(self)
+        new.match = copy.deepcopy(self.match)
+        new.match.game.resample_hidden(seat, rng)
+        new._public = None
+        return new
+
+    def win_tags(self) -> list[str]:
+        """The winner's score sheet: ``go_N`` for N 고 called, then each multiplier
+        (``heundeulgi`` for 흔들기 or 폭탄, ``pibak``, ``gwangbak``, ``meongtta``,
+        ``gobak`` …), or the flat win's name (``chongtong``, ``sam_ppeok``).
+
+        >>> deal(None, 1).win_tags()
+        []
+        """
+        g = self.match.game
+        sheet = g.sheet
+        if g.winner is None or sheet is None:
+            return []
+        tags = [f"go_{sheet.go}"] if sheet.go else []
+        tags += [i.name for i in sheet.items if i.name in _FLAT_WINS]
+        tags += [m.name for m in sheet.multipliers if m.name != "go"]
+        return tags
+
+
+def session(preset_name: str, seed: int | None, overrides: object = None) -> MatgoSession:
+    """A match at a table under a preset (some options changed), from a seed."""
+    from madang.matgo.match import MatgoMatch
+    from madang.matgo.rules import preset
+
+    return MatgoSession(MatgoMatch(with_overrides(preset(preset_name), overrides), seed=seed))
+
+
+def deal(rules: Any, seed: int) -> MatgoSession:
+    """The game of the deal ``seed``: the deck shuffled by it, its lowest bit the dealer
+    (``rules``: a :class:`~madang.matgo.rules.MatgoRules`, None for the defaults)."""
+    from madang.matgo.match import MatgoMatch
+
+    dealer = seed & 1
+    return MatgoSession(MatgoMatch(rules, seed=seed, dealer=dealer, first_seed=seed))
+
 
 def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The replay frames of a Matgo record (both hands shown)."""
@@ -173,10 +218,12 @@ SPEC = GameSpec(
     seats=2,
     rules_module="madang.matgo.rules",
     rating="pairwise",
-    ruleset_version="1",
-    session=MatgoSession,
+    ruleset_version=RULESET_VERSION,
+    session=session,
     frames=frames,
     cli="madang.matgo.cli",
     terminal="madang.play.matgo_tui:MatgoTerminal",
+    deal=deal,
+    bots="madang.bots.matgo_bots",
     encoding="madang.matgo.encode:MatgoEncoding",
 )

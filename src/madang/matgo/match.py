@@ -55,7 +55,9 @@ class MatgoMatch:
     After 나가리 the dealer stays and the next game's score is doubled (stacking); a
     game with a winner uses the carry up. A redeal (four of a month on the floor, or two
     총통) changes nothing. Every payment, instant ones included, goes to the ledger at
-    the table's ``stake`` per point; balances change by nothing else.
+    the table's ``stake`` per point; balances change by nothing else. ``first_seed``
+    fixes the first game's deck (a duplicate deal of the arena); later games' decks
+    come from ``seed``.
     """
 
     def __init__(
@@ -65,6 +67,7 @@ class MatgoMatch:
         seed: int | None = None,
         stake: int = 1,
         dealer: int | None = None,
+        first_seed: int | None = None,
     ) -> None:
         if not isinstance(stake, int) or isinstance(stake, bool) or stake < 1:
             raise RecordError(f"stake must be a positive integer, not {stake!r}")
@@ -82,12 +85,13 @@ class MatgoMatch:
         self.balances = [0, 0]
         self.records: list[dict[str, Any]] = []
         self.games_played = 0
-        self.game: MatgoState = self._deal()
+        self.game: MatgoState = self._deal(first_seed)
 
-    def _deal(self) -> MatgoState:
-        return new_game(
-            self.rules, seed=self.rng.getrandbits(64), dealer=self.dealer, carry=self.carry
-        )
+    def _deal(self, seed: int | None = None) -> MatgoState:
+        """The next game, from ``seed`` (None: a seed drawn from the match's)."""
+        if seed is None:
+            seed = self.rng.getrandbits(64)
+        return new_game(self.rules, seed=seed, dealer=self.dealer, carry=self.carry)
 
     def next_game(self) -> MatgoState:
         """Settle the finished game into the ledger and deal the next one."""

@@ -16,18 +16,20 @@ from __future__ import annotations
 from typing import Any
 
 from madang.core.errors import RecordError, RulesError
+from madang.core.records import check_header
 from madang.matgo.actions import action_str, parse_action
 from madang.matgo.cards import CODES, parse_card
 from madang.matgo.engine import MatgoState, new_game
-from madang.matgo.rules import MatgoRules
+from madang.matgo.rules import RULESET_VERSION, MatgoRules
 
-_KEYS = {"game", "rules", "dealer", "deck", "moves", "carry", "mission"}
+_KEYS = {"game", "ruleset", "rules", "dealer", "deck", "moves", "carry", "mission"}
 
 
 def export_record(state: MatgoState) -> dict[str, Any]:
     """The record of a game so far (a finished game's record replays to the same end)."""
     rec: dict[str, Any] = {
         "game": "matgo",
+        "ruleset": RULESET_VERSION,
         "rules": state.rules.to_dict(),
         "dealer": state.dealer,
         "deck": [CODES[c] for c in state.deck],
@@ -42,13 +44,7 @@ def export_record(state: MatgoState) -> dict[str, Any]:
 
 def load_record(obj: Any) -> tuple[MatgoState, list[Any]]:
     """Validate a record and deal its game; return the state and the moves to apply."""
-    if not isinstance(obj, dict):
-        raise RecordError("a record must be a JSON object")
-    unknown = set(obj) - _KEYS
-    if unknown:
-        raise RecordError(f"unknown record field(s): {', '.join(sorted(unknown))}")
-    if obj.get("game", "matgo") != "matgo":
-        raise RecordError(f"not a matgo record (game is {obj.get('game')!r})")
+    check_header(obj, game="matgo", keys=_KEYS, ruleset=RULESET_VERSION)
     for key in ("dealer", "deck", "moves"):
         if key not in obj:
             raise RecordError(f"the record has no {key!r}")

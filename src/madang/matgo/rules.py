@@ -1,28 +1,29 @@
 """Matgo rules configuration: one field per house rule of ``matgo.md``.
 
-The field names are the option names of ``notation.md``. A record stores the rules it was
-played under as :meth:`MatgoRules.to_dict` (only the options that differ from the
-defaults), and :meth:`MatgoRules.from_dict` reads them back, rejecting unknown names and
-bad values.
+The field names are the option names of ``notation.md``; validation and
+(de)serialisation come from the dataclass (:class:`madang.core.options.Options`). A
+record stores every option it was played under (:meth:`MatgoRules.to_dict`) and
+:meth:`MatgoRules.from_dict` reads them back (missing ones take the defaults), rejecting
+unknown names and bad values.
 
 >>> MatgoRules.from_dict({"bonus_cards": "none", "jabbeok": False}).deck_size
 48
->>> MatgoRules().to_dict()
-{}
+>>> MatgoRules().changes(), MatgoRules().to_dict()["bonus_cards"]
+({}, '2+3')
 >>> MatgoRules.from_dict({"jabbeok": "yes"})
 Traceback (most recent call last):
 ...
-madang.core.errors.RuleConfigError: option 'jabbeok' must be true or false, not 'yes'
+madang.core.errors.RuleConfigError: matgo option 'jabbeok' must be true or false, not 'yes'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
-from typing import Any
+from typing import ClassVar
 
 from madang.core.errors import RuleConfigError
+from madang.core.options import Options
 from madang.matgo.cards import ALL_MONTH_CARDS, B2, B2X, B2Y, B3, BIT
 
 
@@ -66,9 +67,15 @@ class Gukjin(Enum):
     BEFORE_SCORE = "before_score"
 
 
+RULESET_VERSION = "1"
+"""The version of this implementation of the Matgo rules (records carry it)."""
+
+
 @dataclass(frozen=True, slots=True)
-class MatgoRules:
+class MatgoRules(Options):
     """The house rules of one Matgo table (fixed for a match)."""
+
+    GAME: ClassVar[str] = "matgo"
 
     bonus_cards: BonusCards = BonusCards.TWO_THREE
     """Bonus cards in the deck: ``"2+3"`` (default), ``"none"`` or ``"2+2+2"``."""
@@ -89,15 +96,6 @@ class MatgoRules:
     missions: bool = False
     """미션 (mission): each game has a mission that multiplies a winner's score who completed it."""
 
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            expected = _FIELD_TYPES[f.name]
-            if expected is bool and not isinstance(value, bool):
-                raise RuleConfigError(f"option {f.name!r} must be true or false, not {value!r}")
-            if issubclass(expected, Enum) and not isinstance(value, expected):
-                raise RuleConfigError(f"option {f.name!r} must be a {expected.__name__}")
-
     @property
     def bonus_ids(self) -> tuple[int, ...]:
         """The ids of the bonus cards in the deck."""
@@ -115,68 +113,6 @@ class MatgoRules:
     def deck_size(self) -> int:
         return 48 + len(self.bonus_ids)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The options that differ from the defaults, by their notation names."""
-        return dict(_non_defaults(self))
-
-    def to_full_dict(self) -> dict[str, Any]:
-        """Every option, by its notation name."""
-        return {
-            f.name: (v.value if isinstance(v := getattr(self, f.name), Enum) else v)
-            for f in fields(self)
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any) -> MatgoRules:
-        """Rules from option names and values; unknown names or bad values are errors."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise RuleConfigError("rules must be an object of option names and values")
-        kwargs: dict[str, Any] = {}
-        for name, value in data.items():
-            if name not in _FIELD_TYPES:
-                known = ", ".join(_FIELD_TYPES)
-                raise RuleConfigError(f"unknown matgo rules option {name!r} (known: {known})")
-            expected = _FIELD_TYPES[name]
-            if issubclass(expected, Enum):
-                try:
-                    kwargs[name] = expected(value)
-                except (ValueError, TypeError):
-                    allowed = ", ".join(repr(e.value) for e in expected)
-                    raise RuleConfigError(
-                        f"option {name!r} must be one of {allowed}, not {value!r}"
-                    ) from None
-            else:
-                kwargs[name] = value
-        return cls(**kwargs)
-
-    def replace(self, **changes: Any) -> MatgoRules:
-        """A copy with some options changed (validated)."""
-        return replace(self, **changes)
-
-
-@lru_cache(maxsize=64)
-def _non_defaults(rules: MatgoRules) -> tuple[tuple[str, Any], ...]:
-    out = []
-    for f in fields(rules):
-        value = getattr(rules, f.name)
-        if value != f.default:
-            out.append((f.name, value.value if isinstance(value, Enum) else value))
-    return tuple(out)
-
-
-_FIELD_TYPES: dict[str, type] = {
-    "bonus_cards": BonusCards,
-    "jabbeok": bool,
-    "bonus_steals_pi": bool,
-    "first_dealer": FirstDealer,
-    "chongtong": Chongtong,
-    "pibak_zero_pi": bool,
-    "meong": Meong,
-    "gukjin": Gukjin,
-    "missions": bool,
-}
 
 _BONUS_IDS: dict[BonusCards, tuple[int, ...]] = {
     BonusCards.TWO_THREE: (B2, B3),

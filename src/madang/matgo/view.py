@@ -33,7 +33,7 @@ from madang.matgo.cards import (
     codes_of,
     pi_value,
 )
-from madang.matgo.engine import PLAYED_CARD_MODES, MatgoState, Phase
+from madang.matgo.engine import MatgoState, Phase
 from madang.matgo.scoring import bak_risks, jokbo_items
 
 _GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
@@ -107,14 +107,12 @@ def public_view(state: MatgoState) -> dict[str, Any]:
             for p in (0, 1)
         ],
         "progress": [_progress(state, p) for p in (0, 1)],
+        "piles": [_piles(state, p) for p in (0, 1)],
         "in_force": [_in_force(state, p) for p in (0, 1)],
         "mission_info": _mission_info(state),
         "last_played": _last_played(state),
         "stop_now": _stop_now(state),
-        "turn": {
-            "captured": codes_of(state.t_cap | state.t_bonus),
-            "flipped": CODES[state.t_flip] if state.t_flip >= 0 else None,
-        },
+        "turn": state.turn.to_dict(),
         "payments": [
             {"from": f, "to": t, "points": p, "reason": r} for f, t, p, r in state.payments
         ],
@@ -124,13 +122,6 @@ def public_view(state: MatgoState) -> dict[str, Any]:
             "turns": list(state.turns),
             "ppeok_turns": list(state.ppeok_turns),
             "no_shake": [[m for m in range(1, 13) if ns >> m & 1] for ns in state.no_shake],
-            "t_card": CODES[state.t_card] if state.t_mode in PLAYED_CARD_MODES else None,
-            "t_mode": state.t_mode,
-            "t_pair": codes_of(state.t_pair),
-            "t_bonus": codes_of(state.t_bonus),
-            "t_options": codes_of(state.t_options),
-            "t_last": state.t_last,
-            "t_steals": list(state.t_steals),
         },
         "over": state.over,
         "winner": state.winner,
@@ -159,6 +150,23 @@ def _progress(state: MatgoState, p: int) -> dict[str, int]:
         "hongdan": (m & HONGDAN_MASK).bit_count(),
         "cheongdan": (m & CHEONGDAN_MASK).bit_count(),
         "chodan": (m & CHODAN_MASK).bit_count(),
+    }
+
+
+def _piles(state: MatgoState, p: int) -> dict[str, list[str]]:
+    """``p``'s pile as the board lays it out: 광, 열끗, 띠 and 피 (쌍피, 쓰리피 and bonus
+    cards with the 피, 국진 where it counts for its holder now); the counts are
+    ``progress``."""
+    m = state.captured[p]
+    gwang, tti = m & GWANG_MASK, m & RIBBON_MASK
+    yeol = m & ANIMAL_MASK
+    if state.gukjin_as_pi(p):
+        yeol &= ~GUKJIN_BIT
+    return {
+        "gwang": codes_of(gwang),
+        "yeol": codes_of(yeol),
+        "tti": codes_of(tti),
+        "pi": codes_of(m & ~(gwang | yeol | tti)),
     }
 
 

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from rich.console import Console
-
-from madang.bots.base import Bot, Budget, make_bot
+from madang.bots.base import Bot, make_bot
 from madang.i18n import t
 from madang.mahjong.engine import MahjongMatch, default_action, legal_actions, step
 from madang.mahjong.events import Event, redact
@@ -38,7 +36,7 @@ from madang.mahjong.rules import MahjongRules
 from madang.mahjong.state import PHASE_DISCARD, Action, HandState
 from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
 from madang.mahjong.view import declare_pan, discard_help, view
-from madang.play.keys import ENTER, LEFT, RIGHT, KeyReader
+from madang.play.keys import ENTER, LEFT, RIGHT
 from madang.play.terminal import PROMPT, TerminalSession
 
 HUMAN = 0
@@ -78,17 +76,7 @@ def own_discards(v: dict[str, Any]) -> set[int]:
 class MahjongTerminal(TerminalSession):
     """One session of hands against three bots, drawn on a Rich console."""
 
-    def __init__(
-        self,
-        *,
-        level: str = "normal",
-        rules: MahjongRules | None = None,
-        seed: int | None = None,
-        budget: Budget | None = None,
-        console: Console | None = None,
-        keys: KeyReader | None = None,
-    ) -> None:
-        super().__init__(seed=seed, budget=budget, console=console, keys=keys)
+    def start(self, level: str, rules: MahjongRules | None, seed: int | None) -> None:
         self.bots: list[Bot | None] = [None] + [make_bot("mahjong", level) for _ in range(3)]
         self.match = MahjongMatch(rules, seed=seed)
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Console
-
-from madang.bots.base import Budget, make_bot
+from madang.bots.base import make_bot
 from madang.i18n import t
 from madang.matgo import actions as A
 from madang.matgo.cards import MONTH, parse_card
@@ -29,7 +27,7 @@ from madang.matgo.render import (
 )
 from madang.matgo.rules import MatgoRules
 from madang.matgo.view import view
-from madang.play.keys import ENTER, LEFT, RIGHT, SPACE, KeyReader
+from madang.play.keys import ENTER, LEFT, RIGHT, SPACE
 from madang.play.terminal import PROMPT, TerminalSession
 
 HUMAN, BOT = 0, 1
@@ -39,17 +37,7 @@ NAMES = ("나", "컴퓨터")
 class MatgoTerminal(TerminalSession):
     """One session of games against a bot, drawn on a Rich console."""
 
-    def __init__(
-        self,
-        *,
-        level: str = "normal",
-        rules: MatgoRules | None = None,
-        seed: int | None = None,
-        budget: Budget | None = None,
-        console: Console | None = None,
-        keys: KeyReader | None = None,
-    ) -> None:
-        super().__init__(seed=seed, budget=budget, console=console, keys=keys)
+    def start(self, level: str, rules: MatgoRules | None, seed: int | None) -> None:
         self.bot = make_bot("matgo", level)
         self.match = MatgoMatch(rules, seed=seed)
 

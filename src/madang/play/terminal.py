@@ -24,6 +24,8 @@ class TerminalSession:
     def __init__(
         self,
         *,
+        level: str = "normal",
+        rules: Any = None,
         seed: int | None = None,
         budget: Budget | None = None,
         console: Console | None = None,
@@ -34,8 +36,14 @@ class TerminalSession:
         self.budget = budget or Budget(0.1)
         self.rng = random.Random(seed)
         self.log: list[str] = []
+        self.start(level, rules, seed)
 
     # what each game provides
+    def start(self, level: str, rules: Any, seed: int | None) -> None:
+        """Seat the bots of ``level`` and begin the match under ``rules`` (None: the
+        defaults) from ``seed``."""
+        raise NotImplementedError
+
     def draw(self, state: Any, prompt: str, cursor: int | None = None) -> None:
         raise NotImplementedError
 

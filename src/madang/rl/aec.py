@@ -17,8 +17,10 @@ observation tensors. Agents are ``player_0`` … (agent ``player_i`` plays seat 
   ``-points`` to the payer and ``+points`` to the payee at the step where it is made
   (Matgo's instant 뻑 / 총통 payments during the game, the settlement at its end;
   mahjong pays at the end of the hand). An episode's return is the seat's net payment.
-* **Episodes.** ``reset(seed=s)`` deals from ``s``; later ``reset()`` calls deal the
-  following games of the same seeded sequence. Rules: ``preset`` and ``rules``
+* **Episodes.** One game: the contract's ``deal(rules, seed)`` where the game has it
+  (the arena's duplicate deals), else a session's first game. ``reset(seed=s)`` deals
+  from ``s``; later ``reset()`` calls deal the following games of the same seeded
+  sequence. Rules: ``preset`` and ``rules``
   (option overrides, as the server's rooms take them).
 """
 
@@ -95,9 +97,11 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.session = self.spec.session(
-            self.preset, self._seeds.getrandbits(63), self.rules_overrides or None
-        )
+        seed = self._seeds.getrandbits(63)
+        if self.spec.deal is not None:  # the game of one deal, with no offers
+            self.session = self.spec.deal(self.rules, seed)
+        else:
+            self.session = self.spec.session(self.preset, seed, self.rules_overrides or None)
         self._paid = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -26,9 +26,8 @@ game's encoding), registered for every game that has an encoding as
   observation string lists the tensor's non-zero entries (``index:value``). No
   perfect-recall information state is provided (a view does not list the whole
   history), so OpenSpiel's ISMCTS runs with ``use_observation_string=True``.
-* **Resampling** (``resample_from_infostate``, for ISMCTS): where the game's encoding
-  has ``session_from_view`` (Matgo), the hidden cards are dealt anew consistently with
-  the player's view.
+* **Resampling** (``resample_from_infostate``, for ISMCTS): the contract's
+  ``Session.resampled``, what the player cannot see dealt again at random.
 * Rules: the game parameters ``preset`` (a preset name, the default first) and ``rules``
   (option overrides as a JSON object string).
 """
@@ -99,6 +98,14 @@ class MadangGame(pyspiel.Game):  # type: ignore[misc]
         return MadangObserver(_Setup.of(self).encoding)
 
 
+def _new_session(game: str, preset: str, overrides: dict[str, Any], seed: int) -> Any:
+    """The game of the deal ``seed`` (the contract's ``deal``, else a session's first)."""
+    gs = spec(game)
+    if gs.deal is not None:
+        return gs.deal(gs.rules(preset, overrides or None), seed)
+    return gs.session(preset, seed, overrides or None)
+
+
 class _Setup:
     """What a state needs of its game, from the game's type and parameters (OpenSpiel
     may hand a state a copy of the game object without its Python attributes)."""
@@ -153,7 +160,7 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
         g = self.madang
         if self.session is None:
             self.deal = int(action)
-            self.session = spec(g.madang_game).session(g.preset, self.deal, g.overrides or None)
+            self.session = _new_session(g.madang_game, g.preset, g.overrides, self.deal)
             return
         s = self.session
         s.step(s.pending()[0], g.encoding.move(int(action)))
@@ -177,15 +184,12 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
         return out
 
     def resample_from_infostate(self, player: int, sampler: Any) -> MadangState:
-        """A state the player cannot tell from this one: the hidden cards dealt anew at
-        random (games whose encoding has ``session_from_view``: Matgo)."""
-        make = getattr(self.madang.encoding, "session_from_view", None)
-        if make is None:
-            raise NotImplementedError(f"{self.madang.madang_game} cannot resample hidden cards")
+        """A state the player cannot tell from this one: what it cannot see dealt again
+        at random (the contract's ``Session.resampled``)."""
         draw = sampler() if callable(sampler) else random.random()
         new = MadangState(self.get_game())
         new.deal = self.deal
-        new.session = make(self.session.view(player), random.Random(draw))
+        new.session = self.session.resampled(player, random.Random(draw))
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MadangState:

@@ -9,7 +9,6 @@ shared helpers of :mod:`madang.server.deps`; messages: ``docs/protocol.md``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from madang.core.errors import MadangError
 from madang.server import routes_accounts, routes_reading, routes_tables, routes_ws, store
 from madang.server.config import ServerConfig
-from madang.server.db import make_engine, migrate
+from madang.server.db import close_db_threads, make_engine, migrate, run_in_db
 from madang.server.deps import Hub
 from madang.server.security import Guard
 from madang.server.wire import WireError, wire_error
@@ -39,7 +38,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(config.url())
-        await asyncio.to_thread(migrate, engine)
+        await run_in_db(engine, migrate)
         hub = Hub(config, engine)
         hub.aborted_at_start = await hub.db(store.abort_running)
         app.state.hub = hub
@@ -49,6 +48,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             for room in list(hub.rooms.values()):
                 await room.shutdown()
             hub.passwords.close()
+            close_db_threads(engine)
             engine.dispose()
 
     app = FastAPI(title="madang", lifespan=lifespan, docs_url=None, redoc_url=None)

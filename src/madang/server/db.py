@@ -13,8 +13,13 @@ and is run by the app at start.
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import weakref
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -155,6 +160,42 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+T = TypeVar("T")
+
+_THREADS: weakref.WeakKeyDictionary[Engine, ThreadPoolExecutor] = weakref.WeakKeyDictionary()
+
+
+def db_threads(engine: Engine) -> int:
+    """How many threads run the store's calls on ``engine``: one for SQLite (it has one
+    writer: more threads would only wait on its lock, holding the GIL in between, and an
+    in-memory database is one shared connection), the connection pool's size otherwise."""
+    if engine.dialect.name == "sqlite":
+        return 1
+    size = getattr(engine.pool, "size", None)
+    return max(1, size()) if callable(size) else 4
+
+
+def run_in_db(engine: Engine, fn: Callable[..., T], *args: Any, **kwargs: Any) -> asyncio.Future[T]:
+    """The server's one database-thread policy: ``fn(engine, *args, **kwargs)`` (a store
+    function) runs in the engine's own pool of :func:`db_threads` threads, never on the
+    event loop and never in asyncio's default executor, for the HTTP routes and the
+    rooms alike. A room awaits each of its writes, so its writes keep their order."""
+    pool = _THREADS.get(engine)
+    if pool is None:
+        pool = _THREADS[engine] = ThreadPoolExecutor(
+            max_workers=db_threads(engine), thread_name_prefix="madang-db"
+        )
+    call = functools.partial(fn, engine, *args, **kwargs)
+    return asyncio.get_running_loop().run_in_executor(pool, call)
+
+
+def close_db_threads(engine: Engine) -> None:
+    """Stop the engine's database threads (at shutdown, after the last call)."""
+    pool = _THREADS.pop(engine, None)
+    if pool is not None:
+        pool.shutdown(wait=True)
 
 
 def alembic_config(url: str | None = None) -> Any:

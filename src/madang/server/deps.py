@@ -3,7 +3,6 @@ request helpers (the JSON body, the user of the session cookie, cookies, ids).""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -15,6 +14,7 @@ from sqlalchemy.engine import Engine
 from madang.server import store
 from madang.server.auth import Passwords, RateLimits, Throttles
 from madang.server.config import ServerConfig
+from madang.server.db import run_in_db
 from madang.server.room import Room
 from madang.server.wire import WireError
 
@@ -55,8 +55,8 @@ class Hub:
         self.rooms.pop(table_id, None)
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store function in a worker thread."""
-        return await asyncio.to_thread(fn, self.engine, *args, **kwargs)
+        """Run a store function in the database threads (:func:`run_in_db`)."""
+        return await run_in_db(self.engine, fn, *args, **kwargs)
 
 
 def hub_of(request: Request | WebSocket) -> Hub:

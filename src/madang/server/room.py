@@ -19,7 +19,6 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -29,6 +28,7 @@ from sqlalchemy.engine import Engine
 from madang.core.errors import MadangError
 from madang.server import store
 from madang.server.config import ServerConfig
+from madang.server.db import run_in_db
 from madang.server.games import BotPlayer, Session, make_session
 from madang.server.wire import WireError, wire_error
 
@@ -66,22 +66,6 @@ def dumps(obj: Any) -> str:
         except TypeError:  # orjson.JSONEncodeError: an int past 64 bits, a subclass …
             pass
     return _std_dumps(obj)
-
-
-_db_pool: ThreadPoolExecutor | None = None
-
-
-def in_db_thread(fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-    """Run a store function in THE database thread of the rooms.
-
-    One thread does every room's writes, in order: SQLite has one writer anyway (more
-    threads only wait on its lock, holding the GIL in between), and one thread is the
-    least contention the event loop gets from database work.
-    """
-    global _db_pool
-    if _db_pool is None:
-        _db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="madang-db")
-    return asyncio.get_running_loop().run_in_executor(_db_pool, fn, *args)
 
 
 class Conn:
@@ -494,7 +478,7 @@ class Room:
 
     async def _save_table(self) -> None:
         seats = [{"kind": s.kind, "user_id": s.user_id, "level": s.level} for s in self.seats]
-        await in_db_thread(store.update_table, self.engine, self.table_id, self.status, seats)
+        await run_in_db(self.engine, store.update_table, self.table_id, self.status, seats)
 
     # ------------------------------------------------------------------ games
 
@@ -508,16 +492,15 @@ class Room:
         self.ready.clear()
         self.last_result = None
         players = [s.user_id for s in self.seats]
-        self.game_id = await in_db_thread(
-            lambda: store.start_game(
-                self.engine,
-                table_id=self.table_id,
-                game=self.game,
-                preset=self.preset,
-                stake=self.stake,
-                game_no=sess.game_no,
-                players=players,  # type: ignore[arg-type]
-            )
+        self.game_id = await run_in_db(
+            self.engine,
+            store.start_game,
+            table_id=self.table_id,
+            game=self.game,
+            preset=self.preset,
+            stake=self.stake,
+            game_no=sess.game_no,
+            players=players,
         )
         self.asked.clear()
         self._ask(None)
@@ -614,18 +597,17 @@ class Room:
         payments = sess.payments()
         record = sess.record()
         scores = sess.match_scores()
-        result = await in_db_thread(
-            lambda: store.finish_game(
-                self.engine,
-                game_id=game_id,
-                game=self.game,
-                stake=self.stake,
-                players=players,
-                outcome=outcome,
-                payments=payments,
-                record=record,
-                match_scores=scores,
-            )
+        result = await run_in_db(
+            self.engine,
+            store.finish_game,
+            game_id=game_id,
+            game=self.game,
+            stake=self.stake,
+            players=players,
+            outcome=outcome,
+            payments=payments,
+            record=record,
+            match_scores=scores,
         )
         self.games_played += 1
         result["game_id"] = self.game_id

@@ -12,6 +12,7 @@ from madang.server import store
 from madang.server.deps import bot_levels, check_id, hub_of, limit_before, need_user
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
+from madang.server.rules_catalogue import catalogue
 from madang.server.wire import WireError
 
 router = APIRouter()
@@ -30,6 +31,13 @@ async def get_config(request: Request) -> dict[str, Any]:
             "next_game_seconds": config.next_game_seconds,
         },
     }
+
+
+@router.get("/api/rules")
+async def get_rules() -> dict[str, Any]:
+    """Every registered game's rules options and its presets' values of each: what the
+    lobby's form offers (``POST /api/tables`` takes a preset plus ``rules`` changes)."""
+    return {"games": {g: catalogue(g) for g in games()}}
 
 
 @router.get("/api/ledger")

@@ -15,6 +15,7 @@ from madang.server.deps import body, bot_levels, current_user, hub_of, need_user
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
 from madang.server.room import Join, Kind, Leave, Room, Seat
+from madang.server.rules_catalogue import option_values
 from madang.server.schemas import body as documented
 from madang.server.wire import WireError
 
@@ -104,7 +105,7 @@ async def create_table(request: Request) -> Response:
         game=game,
         preset=preset,
         rules=overrides or {},
-        rules_in_force=in_force.to_dict() if hasattr(in_force, "to_dict") else {},
+        rules_in_force=option_values(in_force),
         stake=stake,
         private=private,
         invite=invite,

@@ -1,6 +1,7 @@
 """Every database query of the server (synchronous SQLAlchemy Core).
 
-The room actors call these through ``asyncio.to_thread``; the settlement of a game
+The routes and the room actors call these through :func:`madang.server.db.run_in_db`
+(the database threads); the settlement of a game
 (:func:`finish_game`) is one transaction: record, ledger rows and ratings together.
 
 >>> from madang.server.db import make_engine, migrate

@@ -20,14 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from madang.core.errors import (
-    IllegalActionError,
-    InvalidActionError,
-    MadangError,
-    RecordError,
-    RuleConfigError,
-    RulesError,
-)
+from madang.core.errors import MadangError
 
 #: HTTP status of each wire code.
 STATUS: dict[str, int] = {
@@ -85,19 +78,9 @@ class WireError(Exception):
 
 
 def wire_error(err: MadangError) -> WireError:
-    """The wire error of an engine error (the most specific class wins)."""
-    if isinstance(err, InvalidActionError):
-        code = "invalid_action"
-    elif isinstance(err, IllegalActionError):
-        code = "illegal_action"
-    elif isinstance(err, RuleConfigError):
-        code = "rule_config"
-    elif isinstance(err, RecordError):
-        code = "bad_record"
-    elif isinstance(err, RulesError):
-        code = "rules_error"
-    else:
-        code = "bad_request"
+    """The wire error of an engine error: its own stable ``code`` (``bad_request`` for
+    one the wire does not know)."""
+    code = err.code if err.code in STATUS else "bad_request"
     return WireError(code, str(err) or type(err).__name__)
 
 

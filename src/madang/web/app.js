@@ -1,35 +1,65 @@
 // Madang browser client: the router. Pages: lobby (/), table (/table/ID), replay
 // (/replay/ID), leaderboard, my ledger and history (/me), login (/login).
-import { getMe, api } from "./js/api.js";
-import { h, clear, go, toast } from "./js/util.js";
-import { t, loadCatalogue, setLang, currentLang, errorText, displayName, LANGS } from "./js/i18n.js";
-import { lobbyPage, loginPage, leaderboardPage, mePage } from "./js/lobby.js";
-import { tablePage } from "./js/table.js";
+import { api, getMe } from "./js/api.js";
+import {
+  currentLang,
+  displayName,
+  errorText,
+  LANGS,
+  loadCatalogue,
+  setLang,
+  t,
+} from "./js/i18n.js";
+import { leaderboardPage, lobbyPage, loginPage, mePage } from "./js/lobby.js";
 import { replayPage } from "./js/replay.js";
+import { tablePage } from "./js/table.js";
+import { clear, go, h, toast } from "./js/util.js";
 
 const app = document.getElementById("app");
 let current = null; // { destroy() } of the page on screen
 
 function renderWho(me) {
   const who = clear(document.getElementById("who"));
-  const lang = h("select#lang", { "aria-label": t("app.lang"), onchange: async (e) => { await setLang(e.target.value); location.reload(); } },
-    LANGS.map((l) => h("option", { value: l, selected: l === currentLang() }, l === "ko" ? "한국어" : "English")));
-  if (me && me.user) {
+  const lang = h(
+    "select#lang",
+    {
+      "aria-label": t("app.lang"),
+      onchange: async (e) => {
+        await setLang(e.target.value);
+        location.reload();
+      },
+    },
+    LANGS.map((l) =>
+      h("option", { value: l, selected: l === currentLang() }, l === "ko" ? "한국어" : "English"),
+    ),
+  );
+  if (me?.user) {
     const u = me.user;
-    who.append(...[
-      h("span.user", { "data-testid": "username" }, displayName(u.username), u.guest ? ` ${t("who.guest")}` : ""),
-      h("span.balance", { "data-testid": "balance" }, t("who.points", { n: me.balance ?? 0 })),
-      // A guest may register and keep its record (D17).
-      u.guest ? h("a#nav-register", { href: "/login", "data-nav": "" }, t("who.register")) : null,
-      h("button.link", {
-        type: "button",
-        onclick: async () => {
-          await api.post("/api/logout").catch(() => {});
-          await getMe(true);
-          go("/login");
-        },
-      }, t("who.logout")),
-    ].filter(Boolean));
+    who.append(
+      ...[
+        h(
+          "span.user",
+          { "data-testid": "username" },
+          displayName(u.username),
+          u.guest ? ` ${t("who.guest")}` : "",
+        ),
+        h("span.balance", { "data-testid": "balance" }, t("who.points", { n: me.balance ?? 0 })),
+        // A guest may register and keep its record (D17).
+        u.guest ? h("a#nav-register", { href: "/login", "data-nav": "" }, t("who.register")) : null,
+        h(
+          "button.link",
+          {
+            type: "button",
+            onclick: async () => {
+              await api.post("/api/logout").catch(() => {});
+              await getMe(true);
+              go("/login");
+            },
+          },
+          t("who.logout"),
+        ),
+      ].filter(Boolean),
+    );
   } else {
     who.append(h("a", { href: "/login", "data-nav": "" }, t("who.login")));
   }
@@ -38,17 +68,17 @@ function renderWho(me) {
 window.addEventListener("madang:me", (e) => renderWho(e.detail));
 
 async function route() {
-  if (current && current.destroy) current.destroy();
+  if (current?.destroy) current.destroy();
   current = null;
   clear(app);
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
-  let m;
   try {
     const me0 = getMe().catch(() => null);
-    if ((m = /^\/replay\/(\d+)\/?$/.exec(path))) {
+    const replayId = /^\/replay\/(\d+)\/?$/.exec(path);
+    if (replayId) {
       await me0;
-      current = await replayPage(app, +m[1]);
+      current = await replayPage(app, +replayId[1]);
       return;
     }
     if (path === "/leaderboard") {
@@ -57,8 +87,9 @@ async function route() {
       return;
     }
     const me = await getMe();
-    if ((m = /^\/table\/(\d+)\/?$/.exec(path))) {
-      current = await tablePage(app, +m[1], params.get("invite"), me);
+    const tableId = /^\/table\/(\d+)\/?$/.exec(path);
+    if (tableId) {
+      current = await tablePage(app, +tableId[1], params.get("invite"), me);
     } else if (path === "/login") {
       current = await loginPage(app, me);
     } else if (path === "/me") {
@@ -68,7 +99,14 @@ async function route() {
     }
   } catch (e) {
     const text = e.code ? errorText(e) : t("error.unknown");
-    app.append(h("div.card-panel.error-page", {}, h("p.error", {}, t("app.error", { message: text })), h("a.button", { href: "/", "data-nav": "" }, t("table.to_lobby"))));
+    app.append(
+      h(
+        "div.card-panel.error-page",
+        {},
+        h("p.error", {}, t("app.error", { message: text })),
+        h("a.button", { href: "/", "data-nav": "" }, t("table.to_lobby")),
+      ),
+    );
     toast(text, "error");
   }
 }

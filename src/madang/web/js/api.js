@@ -18,18 +18,23 @@ async function request(method, path, body) {
   let res;
   try {
     res = await fetch(path, init);
-  } catch (e) {
+  } catch {
     throw new ApiError(0, "network", "network");
   }
   let data = null;
   try {
     data = await res.json();
-  } catch (e) {
+  } catch {
     data = null;
   }
   if (!res.ok) {
-    const err = (data && data.error) || {};
-    throw new ApiError(res.status, err.code || "http_" + res.status, err.message || res.statusText, err);
+    const err = data?.error || {};
+    throw new ApiError(
+      res.status,
+      err.code || `http_${res.status}`,
+      err.message || res.statusText,
+      err,
+    );
   }
   return data;
 }
@@ -93,14 +98,15 @@ export class TableSocket {
       let msg;
       try {
         msg = JSON.parse(ev.data);
-      } catch (e) {
+      } catch {
         return;
       }
       if (msg.type === "snapshot") this.version = msg.version;
       if (msg.type === "update") {
         if (this.version !== null && msg.version !== this.version + 1) {
           // A gap: ask again from the last version we applied.
-          if (msg.version > this.version + 1) this.send({ type: "hello", last_version: this.version });
+          if (msg.version > this.version + 1)
+            this.send({ type: "hello", last_version: this.version });
           return;
         }
         this.version = msg.version;

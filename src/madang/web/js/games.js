@@ -1,7 +1,8 @@
 // The game modules the pages know: each gives its board, event lines, captions, move
 // names, opening lines and settlement sheet. Game knowledge stays in its own module.
-import { matgoModule } from "./matgo.js";
+
 import { mahjongModule } from "./mahjong.js";
+import { matgoModule } from "./matgo.js";
 
 export const GAMES = { matgo: matgoModule, mahjong: mahjongModule };
 

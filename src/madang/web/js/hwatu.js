@@ -56,17 +56,6 @@ export function monthOf(code) {
   return code.startsWith("b") ? 0 : parseInt(code.slice(0, 2), 10);
 }
 
-/** 피 value of a card (for the counts shown beside a pile). */
-export function piValue(code, gukjinAsPi = false) {
-  if (code === "b3") return 3;
-  if (code.startsWith("b")) return 2;
-  const k = kindOf(code);
-  if (k === "ssangpi") return 2;
-  if (k === "pi") return 1;
-  if (code === "09a" && gukjinAsPi) return 2;
-  return 0;
-}
-
 /** The catalogue key of a card's kind: g, a, hong, cheong, cho, r, p, d. */
 function kindKey(code) {
   if (HONGDAN.has(code)) return "hong";
@@ -117,12 +106,12 @@ function flower(x, y, r, petals, fill, centre) {
     const a = (i * 2 * Math.PI) / petals;
     s += `<circle cx="${(x + Math.cos(a) * r * 0.6).toFixed(1)}" cy="${(y + Math.sin(a) * r * 0.6).toFixed(1)}" r="${(r * 0.5).toFixed(1)}" fill="${fill}"/>`;
   }
-  return s + `<circle cx="${x}" cy="${y}" r="${(r * 0.28).toFixed(1)}" fill="${centre}"/>`;
+  return `${s}<circle cx="${x}" cy="${y}" r="${(r * 0.28).toFixed(1)}" fill="${centre}"/>`;
 }
 
 // One drawing per plant; `v` varies the layout between the cards of a month.
 const PLANTS = {
-  pine(c, a, v) {
+  pine(c, _a, v) {
     const r = rnd(v + 1);
     let s = `<path d="M0 ${H} Q${W * 0.55} ${H * 0.72} ${W} ${H * 0.78} L${W} ${H} Z" fill="${c}" opacity=".25"/>`;
     s += `<path d="M8 ${H} C14 70 24 58 30 44 C34 36 40 34 46 30" stroke="#4a2c14" stroke-width="3" fill="none"/>`;
@@ -149,13 +138,14 @@ const PLANTS = {
     s += `<path d="M0 60 C20 50 40 56 ${W} 46" stroke="${a}" stroke-width="2.4" fill="none"/>`;
     return s;
   },
-  wisteria(c, a, v) {
+  wisteria(c, _a, v) {
     const r = rnd(v + 4);
     let s = "";
     for (let k = 0; k < 3; k++) {
       const x = 12 + k * 17 + r() * 4;
       s += `<line x1="${x}" y1="0" x2="${x + 2}" y2="${46 + r() * 16}" stroke="${c}" stroke-width="1.2"/>`;
-      for (let i = 0; i < 8; i++) s += leaf(x + (i % 2 ? 3 : -3), 6 + i * 6, 3.6, i % 2 ? 40 : -40, c);
+      for (let i = 0; i < 8; i++)
+        s += leaf(x + (i % 2 ? 3 : -3), 6 + i * 6, 3.6, i % 2 ? 40 : -40, c);
     }
     return s;
   },
@@ -194,7 +184,7 @@ const PLANTS = {
     }
     return s;
   },
-  pampas(c, a, v) {
+  pampas(c, a, _v) {
     let s = `<rect x="0" y="0" width="${W}" height="${H * 0.55}" fill="${a}" opacity=".55"/>`;
     s += `<path d="M0 ${H * 0.55} Q${W / 2} ${H * 0.38} ${W} ${H * 0.55} L${W} ${H} L0 ${H} Z" fill="${c}"/>`;
     for (let i = 0; i < 9; i++) {
@@ -226,7 +216,7 @@ const PLANTS = {
     }
     return s;
   },
-  paulownia(c, a, v) {
+  paulownia(c, a, _v) {
     let s = `<path d="M0 ${H * 0.62} L${W} ${H * 0.62} L${W} ${H} L0 ${H} Z" fill="${c}" opacity=".85"/>`;
     s += leaf(18, 72, 14, -20, "#1e1e1e") + leaf(42, 74, 14, 20, "#1e1e1e");
     for (let i = 0; i < 3; i++) {
@@ -236,7 +226,7 @@ const PLANTS = {
     }
     return s;
   },
-  willow(c, a, v) {
+  willow(c, _a, _v) {
     let s = "";
     for (let k = 0; k < 6; k++) {
       const x = 6 + k * 10;
@@ -277,7 +267,10 @@ const MARKS = {
     `<path d="M10 76 C12 62 26 58 40 60 C48 60 54 66 54 72 L48 74 L46 82 L40 80 L22 80 L18 86 L14 82 Z" fill="#5a3a1e" stroke="#111" stroke-width="1"/>`,
   geese: () =>
     [14, 31, 48]
-      .map((x, i) => `<path d="M${x - 11} ${30 + i * 7} Q${x - 4} ${22 + i * 7} ${x} ${27 + i * 7} Q${x + 4} ${22 + i * 7} ${x + 11} ${30 + i * 7} Q${x + 4} ${27 + i * 7} ${x} ${31 + i * 7} Q${x - 4} ${27 + i * 7} ${x - 11} ${30 + i * 7} Z" fill="#111"/>`)
+      .map(
+        (x, i) =>
+          `<path d="M${x - 11} ${30 + i * 7} Q${x - 4} ${22 + i * 7} ${x} ${27 + i * 7} Q${x + 4} ${22 + i * 7} ${x + 11} ${30 + i * 7} Q${x + 4} ${27 + i * 7} ${x} ${31 + i * 7} Q${x - 4} ${27 + i * 7} ${x - 11} ${30 + i * 7} Z" fill="#111"/>`,
+      )
       .join(""),
   cup: () =>
     `<path d="M16 60 L44 60 L40 74 L20 74 Z" fill="#c0392b" stroke="#111" stroke-width="1"/>` +
@@ -305,7 +298,7 @@ function ribbonSvg(code) {
   if (code === "12r") {
     s += `<path d="M22 44 L38 40 M22 54 L38 50 M22 64 L38 60" stroke="#111" stroke-width="2"/>`;
   }
-  return s + "</g>";
+  return `${s}</g>`;
 }
 
 function gwangMark() {
@@ -352,7 +345,7 @@ export function cardSvg(code) {
     const kind = kindOf(code);
     const v = code.charCodeAt(2) + code.length;
     const special = SPECIAL[code];
-    title = `${cardName(code)} (${name}${special ? " " + special[0] : ""})`;
+    title = `${cardName(code)} (${name}${special ? ` ${special[0]}` : ""})`;
     body =
       `<rect x="1" y="1" width="${W - 2}" height="${H - 2}" rx="5" fill="${sky}" stroke="#333" stroke-width="1.2"/>` +
       `<g clip-path="url(#clip)">${PLANTS[plant](c, a, v)}`;

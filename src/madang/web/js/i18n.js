@@ -30,7 +30,7 @@ export async function setLang(l) {
 }
 
 export function has(key) {
-  return Object.prototype.hasOwnProperty.call(cat, key);
+  return Object.hasOwn(cat, key);
 }
 
 /** The message `key` with its {placeholders} filled from `params`. */
@@ -40,14 +40,17 @@ export function t(key, params = {}) {
     missing.add(key);
     return `⟦${key}⟧`;
   }
-  return s.replace(/\{(\w+)\}/g, (m, n) => (Object.prototype.hasOwnProperty.call(params, n) ? String(params[n]) : m));
+  return s.replace(/\{(\w+)\}/g, (m, n) => (Object.hasOwn(params, n) ? String(params[n]) : m));
 }
 
 /** The text of a server error, by its stable code (the wire's message stays English). */
 export function errorText(err) {
   if (!err) return t("error.unknown");
   const code = err.code || "";
-  if (code === "throttled") return t("error.throttled", { seconds: Math.ceil((err.extra && err.extra.retry_after) || err.retry_after || 0) });
+  if (code === "throttled")
+    return t("error.throttled", {
+      seconds: Math.ceil(err.extra?.retry_after || err.retry_after || 0),
+    });
   if (code && has(`error.${code}`)) return t(`error.${code}`);
   return t("error.unknown");
 }

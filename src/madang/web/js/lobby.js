@@ -1,14 +1,15 @@
 // Lobby pages: sign in, tables (list, create, join, spectate), leaderboard, my ledger.
 import { api, getMe } from "./api.js";
-import { h, clear, go, link, toast, fmtAmount, fmtTime } from "./util.js";
-import { t, errorText, displayName, presetName, presetDesc, payReason } from "./i18n.js";
+import { displayName, errorText, payReason, presetDesc, presetName, t } from "./i18n.js";
+import { rulesBox, rulesCatalogue, rulesForm } from "./rules.js";
 import { leftTables } from "./table.js";
+import { clear, fmtAmount, fmtTime, go, h, link, toast } from "./util.js";
 
 const NAME_RE = /^[\p{L}\p{N}_-]{3,20}$/u;
 
 function afterLogin() {
   const next = new URLSearchParams(location.search).get("next");
-  go(next && next.startsWith("/") ? next : "/");
+  go(next?.startsWith("/") ? next : "/");
 }
 
 /** Checks the server would make, in words, before sending (the wire stays English). */
@@ -20,9 +21,23 @@ function localCheck(kind, username, password) {
 }
 
 export async function loginPage(root, me) {
-  const guest = !!(me && me.user && me.user.guest);
-  const name = h("input#login-name", { name: "username", autocomplete: "username", required: true, minlength: 3, maxlength: 20, placeholder: t("login.name") });
-  const pass = h("input#login-pass", { name: "password", type: "password", autocomplete: guest ? "new-password" : "current-password", required: true, minlength: 6, placeholder: t("login.password") });
+  const guest = !!me?.user?.guest;
+  const name = h("input#login-name", {
+    name: "username",
+    autocomplete: "username",
+    required: true,
+    minlength: 3,
+    maxlength: 20,
+    placeholder: t("login.name"),
+  });
+  const pass = h("input#login-pass", {
+    name: "password",
+    type: "password",
+    autocomplete: guest ? "new-password" : "current-password",
+    required: true,
+    minlength: 6,
+    placeholder: t("login.password"),
+  });
   const msg = h("p.form-error", { role: "alert" });
   async function submit(kind) {
     msg.textContent = "";
@@ -39,23 +54,56 @@ export async function loginPage(root, me) {
       msg.textContent = errorText(e);
     }
   }
-  const form = h("form.card-panel.auth", { onsubmit: (e) => { e.preventDefault(); submit(guest ? "register" : "login"); } },
+  const form = h(
+    "form.card-panel.auth",
+    {
+      onsubmit: (e) => {
+        e.preventDefault();
+        submit(guest ? "register" : "login");
+      },
+    },
     h("h1", {}, t("login.welcome")),
     h("p.sub", {}, guest ? t("login.guest_keep") : t("login.sub")),
     h("label", {}, t("login.name"), name),
     h("label", {}, t("login.password"), pass),
     msg,
-    h("div.row",
+    h(
+      "div.row",
       {},
       guest ? null : h("button.primary#btn-login", { type: "submit" }, t("login.login")),
-      h(`button${guest ? ".primary" : ""}#btn-register`, { type: "button", onclick: () => { if (form.reportValidity()) submit("register"); } }, t("login.register")),
+      h(
+        `button${guest ? ".primary" : ""}#btn-register`,
+        {
+          type: "button",
+          onclick: () => {
+            if (form.reportValidity()) submit("register");
+          },
+        },
+        t("login.register"),
+      ),
     ),
     guest
       ? h("div.row", {}, link("/", t("login.back"), "button ghost"))
-      : h("div.row", {},
-        h("button.ghost#btn-guest", { type: "button", onclick: async () => {
-          try { await api.post("/api/guest"); await getMe(true); afterLogin(); } catch (e) { msg.textContent = errorText(e); }
-        } }, t("login.guest"))),
+      : h(
+          "div.row",
+          {},
+          h(
+            "button.ghost#btn-guest",
+            {
+              type: "button",
+              onclick: async () => {
+                try {
+                  await api.post("/api/guest");
+                  await getMe(true);
+                  afterLogin();
+                } catch (e) {
+                  msg.textContent = errorText(e);
+                }
+              },
+            },
+            t("login.guest"),
+          ),
+        ),
   );
   root.append(form);
   name.focus();
@@ -63,22 +111,39 @@ export async function loginPage(root, me) {
 }
 
 function seatText(s) {
-  if (s.kind === "bot") return `🤖 ${displayName(s.username) || t("lobby.bot", { level: t(`level.${s.level || "normal"}`) })}`;
-  return s.username ? `${displayName(s.username)}${s.connected ? "" : " " + t("lobby.disconnected")}` : t("lobby.empty_seat");
+  if (s.kind === "bot")
+    return `🤖 ${displayName(s.username) || t("lobby.bot", { level: t(`level.${s.level || "normal"}`) })}`;
+  return s.username
+    ? `${displayName(s.username)}${s.connected ? "" : ` ${t("lobby.disconnected")}`}`
+    : t("lobby.empty_seat");
 }
 
-function tableRow(t_, me, left) {
+function tableRow(t_, me, left, rules) {
   const seatedHere = t_.seats.some((s) => s.username && me && s.username === me.user.username);
   const gone = t_.seats.some((s) => s.left && me && s.username === me.user.username);
   const mine = seatedHere && !gone && !left.has(t_.id);
   const free = t_.seats.some((s) => s.kind === "human" && !s.username);
-  return h("li.table-row", { dataset: { table: t_.id } },
-    h("div.t-title", {}, `#${t_.id} ${t(`game.${t_.game}`)}`, h("span.tag", { title: presetDesc(t_.game, t_.preset) }, presetName(t_.game, t_.preset)),
+  return h(
+    "li.table-row",
+    { dataset: { table: t_.id } },
+    h(
+      "div.t-title",
+      {},
+      `#${t_.id} ${t(`game.${t_.game}`)}`,
+      h("span.tag", { title: presetDesc(t_.game, t_.preset) }, presetName(t_.game, t_.preset)),
       h("span.tag", {}, t("lobby.stake_tag", { n: t_.stake })),
-      h("span.tag." + t_.status, {}, t(`status.${t_.status}`)),
-      seatedHere && !mine ? h("span.tag", {}, t("lobby.left")) : null),
-    h("div.t-seats", {}, t_.seats.map((s) => h("span.seat", {}, seatText(s)))),
-    h("div.t-actions", {},
+      h(`span.tag.${t_.status}`, {}, t(`status.${t_.status}`)),
+      seatedHere && !mine ? h("span.tag", {}, t("lobby.left")) : null,
+    ),
+    h(
+      "div.t-seats",
+      {},
+      t_.seats.map((s) => h("span.seat", {}, seatText(s))),
+    ),
+    rulesBox(t_, rules, "table-rules"),
+    h(
+      "div.t-actions",
+      {},
       mine ? link(`/table/${t_.id}`, t("lobby.back"), "button primary") : null,
       !seatedHere && free ? link(`/table/${t_.id}`, t("lobby.join"), "button primary") : null,
       !mine ? link(`/table/${t_.id}?watch=1`, t("lobby.watch"), "button") : null,
@@ -86,48 +151,94 @@ function tableRow(t_, me, left) {
   );
 }
 
-function createForm(config, onCreated) {
+function createForm(config, rules, onCreated) {
   const games = Object.keys(config.games);
-  const game = h("select#new-game", { name: "game" }, games.map((g) => h("option", { value: g }, t(`game.${g}`))));
+  const game = h(
+    "select#new-game",
+    { name: "game" },
+    games.map((g) => h("option", { value: g }, t(`game.${g}`))),
+  );
   const preset = h("select#new-preset", { name: "preset" });
   const presetHelp = h("p.preset-desc", { "data-testid": "preset-desc", "aria-live": "polite" });
-  const stake = h("select#new-stake", { name: "stake" }, config.stakes.map((s) => h("option", { value: s }, `${s}`)));
+  const stake = h(
+    "select#new-stake",
+    { name: "stake" },
+    config.stakes.map((s) => h("option", { value: s }, `${s}`)),
+  );
   const priv = h("input#new-private", { type: "checkbox" });
   const seatsBox = h("div.seat-choices");
   const levels = config.bot_levels;
-  const describe = () => { presetHelp.textContent = presetDesc(game.value, preset.value); };
+  const optionsBox = h("div.rules-options");
+  let options = null;
+  const describe = () => {
+    presetHelp.textContent = presetDesc(game.value, preset.value);
+    if (options) options.setPreset(preset.value);
+  };
   function refresh() {
     const g = config.games[game.value];
-    clear(preset).append(...g.presets.map((p) => h("option", { value: p }, presetName(game.value, p))));
+    clear(preset).append(
+      ...g.presets.map((p) => h("option", { value: p }, presetName(game.value, p))),
+    );
+    options = rules?.[game.value] ? rulesForm(game.value, rules[game.value]) : null;
+    clear(optionsBox).append(options ? options.el : "");
     describe();
     clear(seatsBox);
     for (let i = 0; i < g.seats; i++) {
-      const sel = h("select", { "data-seat": i, "aria-label": t("lobby.seat", { n: i + 1 }) },
-        i === 0 ? h("option", { value: "human" }, t("lobby.me")) : h("option", { value: "human" }, t("lobby.human")),
-        i === 0 ? null : levels.map((l) => h("option", { value: "bot:" + l }, t("lobby.bot", { level: t(`level.${l}`) }))));
-      if (i > 0) sel.value = "bot:" + levels[0];
+      const sel = h(
+        "select",
+        { "data-seat": i, "aria-label": t("lobby.seat", { n: i + 1 }) },
+        i === 0
+          ? h("option", { value: "human" }, t("lobby.me"))
+          : h("option", { value: "human" }, t("lobby.human")),
+        i === 0
+          ? null
+          : levels.map((l) =>
+              h("option", { value: `bot:${l}` }, t("lobby.bot", { level: t(`level.${l}`) })),
+            ),
+      );
+      if (i > 0) sel.value = `bot:${levels[0]}`;
       seatsBox.append(h("label.seat-choice", {}, t("lobby.seat", { n: i + 1 }), sel));
     }
   }
   game.addEventListener("change", refresh);
   preset.addEventListener("change", describe);
   refresh();
-  const form = h("form.card-panel#create-table", { onsubmit: async (e) => {
-    e.preventDefault();
-    const seats = [...seatsBox.querySelectorAll("select")].map((s) =>
-      s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value.slice(4) });
-    try {
-      const res = await api.post("/api/tables", { game: game.value, preset: preset.value, stake: +stake.value, private: priv.checked, seats });
-      onCreated(res);
-    } catch (err) { toast(errorText(err), "error"); }
-  } },
+  const form = h(
+    "form.card-panel#create-table",
+    {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const seats = [...seatsBox.querySelectorAll("select")].map((s) =>
+          s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value.slice(4) },
+        );
+        try {
+          const changes = options ? options.changes() : {};
+          const body = {
+            game: game.value,
+            preset: preset.value,
+            stake: +stake.value,
+            private: priv.checked,
+            seats,
+          };
+          if (Object.keys(changes).length) body.rules = changes;
+          const res = await api.post("/api/tables", body);
+          onCreated(res);
+        } catch (err) {
+          toast(errorText(err), "error");
+        }
+      },
+    },
     h("h2", {}, t("lobby.create")),
-    h("div.grid2", {},
+    h(
+      "div.grid2",
+      {},
       h("label", {}, t("lobby.game"), game),
       h("label", {}, t("lobby.preset"), preset),
       h("label", {}, t("lobby.stake"), stake),
-      h("label.check", {}, priv, t("lobby.private"))),
+      h("label.check", {}, priv, t("lobby.private")),
+    ),
     presetHelp,
+    optionsBox,
     h("div.seats-label", {}, t("lobby.seats")),
     seatsBox,
     h("button.primary#btn-create", { type: "submit" }, t("lobby.make")),
@@ -136,25 +247,49 @@ function createForm(config, onCreated) {
 }
 
 export async function lobbyPage(root, me) {
-  const [config, tables] = await Promise.all([api.get("/api/config"), api.get("/api/tables")]);
+  const [config, tables, rules] = await Promise.all([
+    api.get("/api/config"),
+    api.get("/api/tables"),
+    rulesCatalogue().catch(() => null),
+  ]);
   const list = h("ul.tables#table-list");
   function fill(ts) {
     const left = leftTables();
+    // a rules box the player opened stays open when the list refreshes
+    const open = new Set(
+      [...list.querySelectorAll("li[data-table] details[open]")].map(
+        (d) => d.closest("li").dataset.table,
+      ),
+    );
     clear(list);
     if (!ts.length) list.append(h("li.empty", {}, t("lobby.no_tables")));
-    ts.forEach((x) => list.append(tableRow(x, me, left)));
+    for (const x of ts) list.append(tableRow(x, me, left, rules));
+    for (const d of list.querySelectorAll("li[data-table] details"))
+      d.open = open.has(d.closest("li").dataset.table);
   }
   fill(tables.tables);
   const timer = setInterval(async () => {
-    try { fill((await api.get("/api/tables")).tables); } catch (e) { /* keep the old list */ }
+    try {
+      fill((await api.get("/api/tables")).tables);
+    } catch {
+      /* keep the old list */
+    }
   }, 5000);
-  root.append(h("div.lobby", {},
-    h("section", {}, createForm(config, (res) => {
-      // A private table opens with its invite code; a public one needs none (D13).
-      go(res.table.private ? res.invite_url : `/table/${res.table.id}`);
-    })),
-    h("section.card-panel", {}, h("h2", {}, t("lobby.open_tables")), list),
-  ));
+  root.append(
+    h(
+      "div.lobby",
+      {},
+      h(
+        "section",
+        {},
+        createForm(config, rules, (res) => {
+          // A private table opens with its invite code; a public one needs none (D13).
+          go(res.table.private ? res.invite_url : `/table/${res.table.id}`);
+        }),
+      ),
+      h("section.card-panel", {}, h("h2", {}, t("lobby.open_tables")), list),
+    ),
+  );
   return { destroy: () => clearInterval(timer) };
 }
 
@@ -163,45 +298,181 @@ export async function leaderboardPage(root) {
   const tabs = h("div.tabs");
   root.append(h("h1", {}, t("rank.title")), tabs, box);
   async function show(game) {
-    tabs.querySelectorAll("button").forEach((b) => b.classList.toggle("on", b.dataset.game === game));
+    for (const b of tabs.querySelectorAll("button"))
+      b.classList.toggle("on", b.dataset.game === game);
     const data = await api.get(`/api/leaderboard?game=${game}&limit=50`);
-    clear(box).append(h("table.list#leaderboard", {},
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("rank.name")), h("th", {}, t("rank.rating")), game === "matgo" ? h("th", {}, t("rank.rd")) : null, h("th", {}, t("rank.games")))),
-      h("tbody", {}, data.entries.map((e) => h("tr", {},
-        h("td", {}, e.rank), h("td", {}, e.bot ? `🤖 ${displayName(e.username)}` : displayName(e.username)), h("td", {}, Math.round(e.rating)),
-        game === "matgo" ? h("td", {}, e.rd !== undefined ? Math.round(e.rd) : "") : null, h("td", {}, e.games)))),
-    ));
+    clear(box).append(
+      h(
+        "table.list#leaderboard",
+        {},
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", {}, "#"),
+            h("th", {}, t("rank.name")),
+            h("th", {}, t("rank.rating")),
+            game === "matgo" ? h("th", {}, t("rank.rd")) : null,
+            h("th", {}, t("rank.games")),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          data.entries.map((e) =>
+            h(
+              "tr",
+              {},
+              h("td", {}, e.rank),
+              h("td", {}, e.bot ? `🤖 ${displayName(e.username)}` : displayName(e.username)),
+              h("td", {}, Math.round(e.rating)),
+              game === "matgo" ? h("td", {}, e.rd !== undefined ? Math.round(e.rd) : "") : null,
+              h("td", {}, e.games),
+            ),
+          ),
+        ),
+      ),
+    );
     if (!data.entries.length) box.append(h("p.empty", {}, t("rank.none")));
   }
-  for (const g of ["matgo", "mahjong"]) tabs.append(h("button", { type: "button", dataset: { game: g }, onclick: () => show(g) }, t(`game.${g}`)));
+  for (const g of ["matgo", "mahjong"])
+    tabs.append(
+      h("button", { type: "button", dataset: { game: g }, onclick: () => show(g) }, t(`game.${g}`)),
+    );
   await show("matgo");
   return {};
 }
 
 export async function mePage(root, me) {
-  const [ledger, games] = await Promise.all([api.get("/api/ledger?limit=50"), api.get("/api/games?limit=30")]);
+  const [ledger, games] = await Promise.all([
+    api.get("/api/ledger?limit=50"),
+    api.get("/api/games?limit=30"),
+  ]);
   const r = me.ratings || {};
   root.append(
     h("h1", {}, t("me.title", { name: displayName(me.user.username) })),
-    h("div.stats", {},
-      h("div.stat", {}, h("b#my-balance", {}, fmtAmount(ledger.balance)), h("span", {}, t("me.balance"))),
-      r.matgo ? h("div.stat", {}, h("b", {}, Math.round(r.matgo.rating)), h("span", {}, t("me.rating", { game: t("game.matgo"), n: r.matgo.games }))) : null,
-      r.mahjong ? h("div.stat", {}, h("b", {}, Math.round(r.mahjong.rating)), h("span", {}, t("me.rating", { game: t("game.mahjong"), n: r.mahjong.games }))) : null),
-    h("section.card-panel", {}, h("h2", {}, t("me.ledger")),
+    h(
+      "div.stats",
+      {},
+      h(
+        "div.stat",
+        {},
+        h("b#my-balance", {}, fmtAmount(ledger.balance)),
+        h("span", {}, t("me.balance")),
+      ),
+      r.matgo
+        ? h(
+            "div.stat",
+            {},
+            h("b", {}, Math.round(r.matgo.rating)),
+            h("span", {}, t("me.rating", { game: t("game.matgo"), n: r.matgo.games })),
+          )
+        : null,
+      r.mahjong
+        ? h(
+            "div.stat",
+            {},
+            h("b", {}, Math.round(r.mahjong.rating)),
+            h("span", {}, t("me.rating", { game: t("game.mahjong"), n: r.mahjong.games })),
+          )
+        : null,
+    ),
+    h(
+      "section.card-panel",
+      {},
+      h("h2", {}, t("me.ledger")),
       ledger.entries.length
-        ? h("table.list#ledger", {}, h("thead", {}, h("tr", {}, h("th", {}, t("me.when")), h("th", {}, t("me.game")), h("th", {}, t("me.counterparty")), h("th", {}, t("me.reason")), h("th", {}, t("me.points")), h("th", {}, t("me.amount")))),
-          h("tbody", {}, ledger.entries.map((e) => h("tr", { dataset: { game: e.game_id } },
-            h("td", {}, fmtTime(e.at)), h("td", {}, link(`/replay/${e.game_id}`, `#${e.game_id}`)), h("td", {}, displayName(e.counterparty || "")),
-            h("td", {}, payReason(e.reason)), h("td", {}, e.points), h("td." + (e.amount >= 0 ? "plus" : "minus"), {}, fmtAmount(e.amount))))))
-        : h("p.empty", {}, t("me.no_ledger"))),
-    h("section.card-panel", {}, h("h2", {}, t("me.history")),
+        ? h(
+            "table.list#ledger",
+            {},
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", {}, t("me.when")),
+                h("th", {}, t("me.game")),
+                h("th", {}, t("me.counterparty")),
+                h("th", {}, t("me.reason")),
+                h("th", {}, t("me.points")),
+                h("th", {}, t("me.amount")),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              ledger.entries.map((e) =>
+                h(
+                  "tr",
+                  { dataset: { game: e.game_id } },
+                  h("td", {}, fmtTime(e.at)),
+                  h("td", {}, link(`/replay/${e.game_id}`, `#${e.game_id}`)),
+                  h("td", {}, displayName(e.counterparty || "")),
+                  h("td", {}, payReason(e.reason)),
+                  h("td", {}, e.points),
+                  h(`td.${e.amount >= 0 ? "plus" : "minus"}`, {}, fmtAmount(e.amount)),
+                ),
+              ),
+            ),
+          )
+        : h("p.empty", {}, t("me.no_ledger")),
+    ),
+    h(
+      "section.card-panel",
+      {},
+      h("h2", {}, t("me.history")),
       games.games.length
-        ? h("table.list#history", {}, h("thead", {}, h("tr", {}, h("th", {}, t("me.game")), h("th", {}, t("me.kind")), h("th", {}, t("me.players")), h("th", {}, t("me.result")), h("th", {}, h("span.sr-only", {}, t("me.replay"))))),
-          h("tbody", {}, games.games.map((g) => h("tr", {},
-            h("td", {}, `#${g.id}`), h("td", {}, `${t(`game.${g.game}`)} · ${presetName(g.game, g.preset)}`), h("td", {}, g.players.map(displayName).join(", ")),
-            h("td", {}, g.status === "aborted" ? t("me.aborted") : g.winner === null || g.winner === undefined ? t("me.nagari") : t("me.won", { name: displayName(g.players[g.winner]), n: g.points })),
-            h("td", {}, g.status === "finished" ? link(`/replay/${g.id}`, t("me.replay"), "button small") : "")))))
-        : h("p.empty", {}, t("me.no_history"))),
+        ? h(
+            "table.list#history",
+            {},
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", {}, t("me.game")),
+                h("th", {}, t("me.kind")),
+                h("th", {}, t("me.players")),
+                h("th", {}, t("me.result")),
+                h("th", {}, h("span.sr-only", {}, t("me.replay"))),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              games.games.map((g) =>
+                h(
+                  "tr",
+                  {},
+                  h("td", {}, `#${g.id}`),
+                  h("td", {}, `${t(`game.${g.game}`)} · ${presetName(g.game, g.preset)}`),
+                  h("td", {}, g.players.map(displayName).join(", ")),
+                  h(
+                    "td",
+                    {},
+                    g.status === "aborted"
+                      ? t("me.aborted")
+                      : g.winner === null || g.winner === undefined
+                        ? t("me.nagari")
+                        : t("me.won", { name: displayName(g.players[g.winner]), n: g.points }),
+                  ),
+                  h(
+                    "td",
+                    {},
+                    g.status === "finished"
+                      ? link(`/replay/${g.id}`, t("me.replay"), "button small")
+                      : "",
+                  ),
+                ),
+              ),
+            ),
+          )
+        : h("p.empty", {}, t("me.no_history")),
+    ),
   );
   return {};
 }

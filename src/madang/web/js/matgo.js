@@ -2,32 +2,12 @@
 // the legal moves, scores, 족보 progress, multipliers and settlements come from the
 // server's view, the client only lays them out. Everything Matgo-specific the table
 // page needs (event lines, captions, move names, the settlement sheet) lives here.
-import { h, clear } from "./util.js";
+
+import { cardEl, cardName, cardNames, MONTHS, monthOf, sortCards } from "./hwatu.js";
 import { t } from "./i18n.js";
-import { cardEl, cardName, cardNames, sortCards, kindOf, monthOf, piValue, MONTHS } from "./hwatu.js";
+import { clear, h } from "./util.js";
 
 const PILES = ["gwang", "yeol", "tti", "pi"];
-
-/** Sort captured cards into the four piles (국진 goes where it counts for its holder). */
-export function pilesOf(cards, gukjinAs) {
-  const piles = { gwang: [], yeol: [], tti: [], pi: [] };
-  for (const c of sortCards(cards)) {
-    const k = kindOf(c);
-    if (c === "09a" && gukjinAs === "pi") piles.pi.push(c);
-    else if (k === "gwang") piles.gwang.push(c);
-    else if (k === "yeol") piles.yeol.push(c);
-    else if (k === "tti") piles.tti.push(c);
-    else piles.pi.push(c);
-  }
-  const piCount = piles.pi.reduce((n, c) => n + piValue(c, gukjinAs === "pi"), 0);
-  return { piles, counts: { gwang: piles.gwang.length, yeol: piles.yeol.length, tti: piles.tti.length, pi: piCount } };
-}
-
-/** How seat p's 국진 counts now (the view's `gukjin_as`; older views: the global mode). */
-function gukjinAs(v, p) {
-  if (v.gukjin_as) return v.gukjin_as[p];
-  return v.gukjin === "pi" ? "pi" : "animal";
-}
 
 /**
  * 박 (bak) warnings for seat p if the other seat won now, as the server's view lists them
@@ -40,7 +20,8 @@ export function warningsFor(view, p) {
 /** The name of a multiplier of a sheet or of `in_force` ({name, factor, count}). */
 export function multName(m) {
   if (m.name === "go") return t("matgo.mult.go", { n: m.count ?? Math.log2(m.factor) + 2 });
-  if (m.name.startsWith("mission_")) return t("matgo.mult.mission", { name: t(`matgo.mission.${m.name.slice(8)}`) });
+  if (m.name.startsWith("mission_"))
+    return t("matgo.mult.mission", { name: t(`matgo.mission.${m.name.slice(8)}`) });
   if (m.name === "heundeulgi" && m.count > 1) return t("matgo.mult.heundeulgi_n", { n: m.count });
   return t(`matgo.mult.${m.name}`);
 }
@@ -51,14 +32,29 @@ function sheetMultName(m) {
   return multName(m);
 }
 
-function pileBox(cards, gas, label, lastPlayed) {
-  const { piles, counts } = pilesOf(cards, gas);
-  return h("div.captured", { "aria-label": label },
+/**
+ * A seat's captured cards in the four piles, as the view sorts them (`piles`: 국진 where
+ * it counts for its holder) with the view's counts (`progress`: 피 by value).
+ */
+function pileBox(piles, counts, label, lastPlayed) {
+  return h(
+    "div.captured",
+    { "aria-label": label },
     PILES.map((k) =>
-      h(`div.pile.${k}`, { dataset: { kind: k } },
+      h(
+        `div.pile.${k}`,
+        { dataset: { kind: k } },
         h("span.pile-count", {}, `${t(`matgo.pile.${k}`)} ${counts[k]}`),
-        h("div.pile-cards", {}, piles[k].map((c) => cardEl(c, `mini ${lastPlayed.has(c) ? "last-played" : ""}`)))),
-    ));
+        h(
+          "div.pile-cards",
+          {},
+          sortCards(piles[k]).map((c) =>
+            cardEl(c, `mini ${lastPlayed.has(c) ? "last-played" : ""}`),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 function hiddenHand(n, revealed) {
@@ -69,21 +65,30 @@ function hiddenHand(n, revealed) {
 }
 
 const NAMED = {
-  go: "go", stop: "stop", "gukjin animal": "gukjin_animal", "gukjin pi": "gukjin_pi",
-  "chongtong stop": "chongtong_stop", "chongtong play": "chongtong_play",
+  go: "go",
+  stop: "stop",
+  "gukjin animal": "gukjin_animal",
+  "gukjin pi": "gukjin_pi",
+  "chongtong stop": "chongtong_stop",
+  "chongtong play": "chongtong_play",
 };
 
 function choicesFor(question, legal) {
   if (question === "pick_play" || question === "pick_flip") {
-    return legal.filter((m) => m.startsWith("pick ")).map((m) => ({ move: m, card: m.slice(5), label: cardName(m.slice(5)) }));
+    return legal
+      .filter((m) => m.startsWith("pick "))
+      .map((m) => ({ move: m, card: m.slice(5), label: cardName(m.slice(5)) }));
   }
-  return Object.keys(NAMED).filter((m) => legal.includes(m)).map((m) => ({ move: m, label: t(`matgo.choice.${NAMED[m]}`) }));
+  return Object.keys(NAMED)
+    .filter((m) => legal.includes(m))
+    .map((m) => ({ move: m, label: t(`matgo.choice.${NAMED[m]}`) }));
 }
 
 /** A Matgo move string in words ("play 09a" -> "9월 국진 냄"), for replays and timeouts. */
 export function describeMatgoMove(move) {
   const [verb, arg, extra] = (move || "").split(" ");
-  if (verb === "play") return t(extra === "shake" ? "matgo.move.shake" : "matgo.move.play", { card: cardName(arg) });
+  if (verb === "play")
+    return t(extra === "shake" ? "matgo.move.shake" : "matgo.move.play", { card: cardName(arg) });
   if (verb === "bomb") return t("matgo.move.bomb", { month: +arg });
   if (verb === "pick") return t("matgo.move.pick", { card: cardName(arg) });
   if (verb === "flip") return t("matgo.move.flip");
@@ -115,10 +120,16 @@ export function createMatgoBoard(root, ctx) {
 
   function cardOptions(code, legal) {
     const opts = [];
-    if (legal.includes(`play ${code} shake`)) opts.push({ move: `play ${code} shake`, label: t("matgo.choice.shake") });
+    if (legal.includes(`play ${code} shake`))
+      opts.push({ move: `play ${code} shake`, label: t("matgo.choice.shake") });
     const bomb = `bomb ${String(monthOf(code)).padStart(2, "0")}`;
-    if (monthOf(code) && legal.includes(bomb)) opts.push({ move: bomb, label: t("matgo.choice.bomb") });
-    if (legal.includes(`play ${code}`)) opts.push({ move: `play ${code}`, label: opts.length ? t("matgo.choice.single") : t("matgo.choice.play") });
+    if (monthOf(code) && legal.includes(bomb))
+      opts.push({ move: bomb, label: t("matgo.choice.bomb") });
+    if (legal.includes(`play ${code}`))
+      opts.push({
+        move: `play ${code}`,
+        label: opts.length ? t("matgo.choice.single") : t("matgo.choice.play"),
+      });
     return opts;
   }
 
@@ -154,21 +165,57 @@ export function createMatgoBoard(root, ctx) {
     const prog = (v.progress || [])[s];
     const parts = [];
     if (items.length) {
-      parts.push(h("span.score-items", { "data-testid": `score-items-${s}` },
-        items.map((it) => h("span.chip.item", { dataset: { name: it.name, points: it.points } }, `${t(`matgo.jokbo.${it.name}`)} ${it.points}`))));
+      parts.push(
+        h(
+          "span.score-items",
+          { "data-testid": `score-items-${s}` },
+          items.map((it) =>
+            h(
+              "span.chip.item",
+              { dataset: { name: it.name, points: it.points } },
+              `${t(`matgo.jokbo.${it.name}`)} ${it.points}`,
+            ),
+          ),
+        ),
+      );
     }
     if (prog) {
       const sets = ["godori", "hongdan", "cheongdan", "chodan"].filter((k) => prog[k] > 0);
-      parts.push(h("span.progress", { "data-testid": `progress-${s}` },
-        sets.map((k) => h(`span.chip.prog${prog[k] >= 3 ? ".done" : ""}`, { dataset: { set: k } }, t(`matgo.prog.${k}`, { n: prog[k] })))));
+      parts.push(
+        h(
+          "span.progress",
+          { "data-testid": `progress-${s}` },
+          sets.map((k) =>
+            h(
+              `span.chip.prog${prog[k] >= 3 ? ".done" : ""}`,
+              { dataset: { set: k } },
+              t(`matgo.prog.${k}`, { n: prog[k] }),
+            ),
+          ),
+        ),
+      );
     }
-    const force = ((v.in_force || [])[s] || []);
+    const force = (v.in_force || [])[s] || [];
     if (force.length) {
-      parts.push(h("span.in-force", { "data-testid": `in-force-${s}` },
-        force.map((m) => h("span.chip.mult", { dataset: { name: m.name } }, `${multName(m)} ×${m.factor}`))));
+      parts.push(
+        h(
+          "span.in-force",
+          { "data-testid": `in-force-${s}` },
+          force.map((m) =>
+            h("span.chip.mult", { dataset: { name: m.name } }, `${multName(m)} ×${m.factor}`),
+          ),
+        ),
+      );
     }
     const ga = v.gukjin_as ? v.gukjin_as[s] : null;
-    if (ga) parts.push(h("span.chip.gukjin", { "data-testid": `gukjin-${s}` }, t(ga === "pi" ? "matgo.gukjin_pi" : "matgo.gukjin_animal")));
+    if (ga)
+      parts.push(
+        h(
+          "span.chip.gukjin",
+          { "data-testid": `gukjin-${s}` },
+          t(ga === "pi" ? "matgo.gukjin_pi" : "matgo.gukjin_animal"),
+        ),
+      );
     return parts.length ? h("div.score-detail", {}, parts) : null;
   }
 
@@ -177,13 +224,29 @@ export function createMatgoBoard(root, ctx) {
     if (!m) return null;
     const held = m.held.map((cards, s) => {
       const done = m.done[s];
-      return h(`span.chip${done ? ".done" : ""}`, {},
-        done ? t("matgo.mission_done", { name: seatName(s) }) : t("matgo.mission_held", { name: seatName(s), k: cards.length, n: m.cards.length }));
+      return h(
+        `span.chip${done ? ".done" : ""}`,
+        {},
+        done
+          ? t("matgo.mission_done", { name: seatName(s) })
+          : t("matgo.mission_held", { name: seatName(s), k: cards.length, n: m.cards.length }),
+      );
     });
-    return h("div.mission", { "data-testid": "mission" },
-      h("span.mission-title", {}, t("matgo.mission_line", { name: t(`matgo.mission.${m.name}`), factor: m.multiplier })),
-      h("span.mission-cards", {}, m.cards.map((c) => cardEl(c, `mini ${m.held.some((hs) => hs.includes(c)) ? "got" : ""}`))),
-      h("span.mission-held", {}, held));
+    return h(
+      "div.mission",
+      { "data-testid": "mission" },
+      h(
+        "span.mission-title",
+        {},
+        t("matgo.mission_line", { name: t(`matgo.mission.${m.name}`), factor: m.multiplier }),
+      ),
+      h(
+        "span.mission-cards",
+        {},
+        m.cards.map((c) => cardEl(c, `mini ${m.held.some((hs) => hs.includes(c)) ? "got" : ""}`)),
+      ),
+      h("span.mission-held", {}, held),
+    );
   }
 
   function draw() {
@@ -196,10 +259,11 @@ export function createMatgoBoard(root, ctx) {
     const flash = new Set();
     for (const e of state.events || []) {
       if (e.card) flash.add(e.card);
-      if (Array.isArray(e.cards)) e.cards.forEach((c) => flash.add(c));
+      if (Array.isArray(e.cards)) for (const c of e.cards) flash.add(c);
     }
     const lastPlayed = new Set((v.last_played || []).filter(Boolean));
-    const cls = (c, extra = "") => `${extra} ${flash.has(c) ? "flash" : ""} ${lastPlayed.has(c) ? "last-played" : ""}`;
+    const cls = (c, extra = "") =>
+      `${extra} ${flash.has(c) ? "flash" : ""} ${lastPlayed.has(c) ? "last-played" : ""}`;
     clear(el);
     el.dataset.version = String(state.version);
     el.dataset.question = q || "";
@@ -207,32 +271,69 @@ export function createMatgoBoard(root, ctx) {
 
     const player = (s, top) => {
       const warn = warningsFor(v, s);
-      return h(`div.player.${top ? "top" : "bottom"}`, { dataset: { seat: s } },
-        h("div.pinfo", {},
-          h("span.pname", {}, seatName(s), s === v.dealer ? h("span.badge.dealer", {}, t("matgo.dealer")) : null),
-          autoPlayed(s) ? h("span.badge", { title: t("table.auto_title") }, t("table.auto_badge")) : null,
+      return h(
+        `div.player.${top ? "top" : "bottom"}`,
+        { dataset: { seat: s } },
+        h(
+          "div.pinfo",
+          {},
+          h(
+            "span.pname",
+            {},
+            seatName(s),
+            s === v.dealer ? h("span.badge.dealer", {}, t("matgo.dealer")) : null,
+          ),
+          autoPlayed(s)
+            ? h("span.badge", { title: t("table.auto_title") }, t("table.auto_badge"))
+            : null,
           h("span.score", { "data-testid": `score-${s}` }, t("matgo.score", { n: v.scores[s] })),
           v.go[s] ? h("span.badge.go", {}, t("matgo.go_badge", { n: v.go[s] })) : null,
           v.shakes[s] ? h("span.badge", {}, t("matgo.shake_badge", { n: v.shakes[s] })) : null,
           v.ppeok[s] ? h("span.badge", {}, t("matgo.ppeok_badge", { n: v.ppeok[s] })) : null,
           v.tokens[s] ? h("span.badge", {}, t("matgo.token_badge", { n: v.tokens[s] })) : null,
           warn.map(([k, text]) => h(`span.warn.${k}`, {}, text)),
-          ctx.timer(s)),
+          ctx.timer(s),
+        ),
         scoreDetail(v, s),
-        pileBox(v.captured[s], gukjinAs(v, s), t("matgo.pile_label", { name: seatName(s) }), lastPlayed));
+        pileBox(
+          v.piles[s],
+          v.progress[s],
+          t("matgo.pile_label", { name: seatName(s) }),
+          lastPlayed,
+        ),
+      );
     };
 
     // Opponent (top)
     el.append(player(opp, true));
-    el.append(hands ? h("div.opp-hand", {}, sortCards(hands[opp]).map((c) => cardEl(c, "mini")))
-      : hiddenHand(v.hand_counts[opp], v.revealed[opp] || []));
+    el.append(
+      hands
+        ? h(
+            "div.opp-hand",
+            {},
+            sortCards(hands[opp]).map((c) => cardEl(c, "mini")),
+          )
+        : hiddenHand(v.hand_counts[opp], v.revealed[opp] || []),
+    );
 
     // Floor, grouped by month, plus the pile and the cards in flight.
-    const pickCards = q && q.startsWith("pick") ? new Set(choicesFor(q, legal).map((c) => c.card)) : new Set();
+    const pickCards = q?.startsWith("pick")
+      ? new Set(choicesFor(q, legal).map((c) => c.card))
+      : new Set();
     const floor = h("div.floor", { "aria-label": t("matgo.floor") });
     for (const g of v.floor) {
-      const grp = h("div.month-group", { dataset: { month: g.month }, title: `${t("matgo.month_n", { month: g.month })} ${MONTHS[g.month][1]}` });
-      if (g.ppeok !== null && g.ppeok !== undefined) grp.append(h("span.ppeok-tag", { title: t("matgo.ppeok_tag", { name: seatName(g.ppeok) }) }, t("matgo.ppeok_tag", { name: seatName(g.ppeok) })));
+      const grp = h("div.month-group", {
+        dataset: { month: g.month },
+        title: `${t("matgo.month_n", { month: g.month })} ${MONTHS[g.month][1]}`,
+      });
+      if (g.ppeok !== null && g.ppeok !== undefined)
+        grp.append(
+          h(
+            "span.ppeok-tag",
+            { title: t("matgo.ppeok_tag", { name: seatName(g.ppeok) }) },
+            t("matgo.ppeok_tag", { name: seatName(g.ppeok) }),
+          ),
+        );
       const cards = h("div.group-cards");
       for (const c of [...g.cards, ...(g.bonus || [])]) {
         const ce = cardEl(c, cls(c, pickCards.has(c) ? "pickable" : ""));
@@ -249,12 +350,28 @@ export function createMatgoBoard(root, ctx) {
     }
     const inFlight = [...(v.turn.captured || [])];
     if (v.turn.flipped) inFlight.push(v.turn.flipped);
-    const centre = h("div.centre", {},
+    const centre = h(
+      "div.centre",
+      {},
       floor,
-      h("div.deck", {},
-        h("div.pile-stack", { title: t("matgo.deck") }, cardEl("back"), h("span.pile-n", { "data-testid": "pile-count" }, t("matgo.deck_n", { n: v.pile }))),
-        inFlight.length ? h("div.in-flight", {}, inFlight.map((c) => cardEl(c, "mini flash"))) : null,
-        v.carry > 1 ? h("span.badge.carry", {}, t("matgo.carry", { n: v.carry })) : null),
+      h(
+        "div.deck",
+        {},
+        h(
+          "div.pile-stack",
+          { title: t("matgo.deck") },
+          cardEl("back"),
+          h("span.pile-n", { "data-testid": "pile-count" }, t("matgo.deck_n", { n: v.pile })),
+        ),
+        inFlight.length
+          ? h(
+              "div.in-flight",
+              {},
+              inFlight.map((c) => cardEl(c, "mini flash")),
+            )
+          : null,
+        v.carry > 1 ? h("span.badge.carry", {}, t("matgo.carry", { n: v.carry })) : null,
+      ),
       missionBox(v),
     );
     el.append(centre);
@@ -263,28 +380,72 @@ export function createMatgoBoard(root, ctx) {
     const panel = h("div.prompt", { "data-testid": "prompt", "aria-live": "polite" });
     if (q) {
       panel.classList.add("active", `q-${q}`);
-      panel.append(h("div.q", {}, sub ? t("matgo.q.sub", { card: cardName(sub.code) }) : t(`matgo.q.${q}`)));
+      panel.append(
+        h("div.q", {}, sub ? t("matgo.q.sub", { card: cardName(sub.code) }) : t(`matgo.q.${q}`)),
+      );
       if (q === "go_stop" && v.stop_now) {
         const go = v.go[state.seat] + 1;
-        panel.append(h("div.stop-now", { "data-testid": "stop-now", dataset: { points: v.stop_now.points } },
-          h("b", {}, t("matgo.stop_now", { n: v.stop_now.points })), " · ",
-          go >= 3 ? t("matgo.go_next_x", { n: go, factor: 2 ** (go - 2) }) : t("matgo.go_next", { n: go, bonus: 1 })));
+        panel.append(
+          h(
+            "div.stop-now",
+            { "data-testid": "stop-now", dataset: { points: v.stop_now.points } },
+            h("b", {}, t("matgo.stop_now", { n: v.stop_now.points })),
+            " · ",
+            go >= 3
+              ? t("matgo.go_next_x", { n: go, factor: 2 ** (go - 2) })
+              : t("matgo.go_next", { n: go, bonus: 1 }),
+          ),
+        );
       }
       const items = sub ? sub.opts : q === "play" ? [] : choicesFor(q, legal);
       const row = h("div.choices");
       items.forEach((it, i) => {
-        const b = h(`button.choice${i === sel ? ".sel" : ""}`, { type: "button", dataset: { move: it.move }, onclick: () => ctx.act(it.move) },
-          h("kbd", {}, String(i + 1)), it.card ? cardEl(it.card, "mini") : null, h("span", {}, it.label));
+        const b = h(
+          `button.choice${i === sel ? ".sel" : ""}`,
+          { type: "button", dataset: { move: it.move }, onclick: () => ctx.act(it.move) },
+          h("kbd", {}, String(i + 1)),
+          it.card ? cardEl(it.card, "mini") : null,
+          h("span", {}, it.label),
+        );
         row.append(b);
       });
-      if (sub) row.append(h("button.choice.cancel", { type: "button", onclick: () => { sub = null; draw(); } }, h("kbd", {}, "Esc"), h("span", {}, t("matgo.choice.cancel"))));
+      if (sub)
+        row.append(
+          h(
+            "button.choice.cancel",
+            {
+              type: "button",
+              onclick: () => {
+                sub = null;
+                draw();
+              },
+            },
+            h("kbd", {}, "Esc"),
+            h("span", {}, t("matgo.choice.cancel")),
+          ),
+        );
       if (q === "play" && !sub && legal.includes("flip")) {
-        row.append(h("button.choice", { type: "button", dataset: { move: "flip" }, onclick: () => ctx.act("flip") }, h("kbd", {}, "Space"), h("span", {}, t("matgo.choice.flip"))));
+        row.append(
+          h(
+            "button.choice",
+            { type: "button", dataset: { move: "flip" }, onclick: () => ctx.act("flip") },
+            h("kbd", {}, "Space"),
+            h("span", {}, t("matgo.choice.flip")),
+          ),
+        );
       }
       panel.append(row);
       if (q === "play" && !sub) panel.append(h("div.hint.keys", {}, t("table.keys_hint")));
     } else if (!state.readOnly && !v.over) {
-      panel.append(h("div.q.wait", {}, state.seat === null || state.seat === undefined ? t("table.spectating") : t("matgo.q.wait_opp")));
+      panel.append(
+        h(
+          "div.q.wait",
+          {},
+          state.seat === null || state.seat === undefined
+            ? t("table.spectating")
+            : t("matgo.q.wait_opp"),
+        ),
+      );
     }
     el.append(panel);
 
@@ -297,7 +458,10 @@ export function createMatgoBoard(root, ctx) {
       handCards.forEach((c, i) => {
         const opts = q === "play" ? cardOptions(c, legal) : [];
         const si = sels.findIndex((x) => x.code === c);
-        const ce = cardEl(c, `${opts.length ? "playable" : ""} ${si >= 0 && si === sel ? "sel" : ""} ${sub && sub.code === c ? "sel" : ""}`);
+        const ce = cardEl(
+          c,
+          `${opts.length ? "playable" : ""} ${si >= 0 && si === sel ? "sel" : ""} ${sub && sub.code === c ? "sel" : ""}`,
+        );
         ce.dataset.index = String(i + 1);
         if (opts.length) {
           ce.tabIndex = 0;
@@ -410,36 +574,84 @@ export function describeMatgoEvent(e, name) {
   const n = (s) => name(s);
   const who = e.seat !== undefined && e.seat !== null ? n(e.seat) : "";
   switch (e.type) {
-    case "deal": return t("matgo.ev.deal", { dealer: n(e.dealer) });
-    case "floor_bonus": return t("matgo.ev.floor_bonus", { card: cardName(e.card), who });
-    case "redeal": return t("matgo.ev.redeal", { reason: t(`matgo.redeal.${e.reason}`) });
-    case "chongtong": return t("matgo.ev.chongtong", { who, months: (e.months || []).map((m) => t("matgo.month_n", { month: m })).join(", ") });
-    case "chongtong_play": return t("matgo.ev.chongtong_play", { who });
-    case "bonus_play": return t("matgo.ev.bonus_play", { who, card: cardName(e.card) });
-    case "draw": return e.card ? t("matgo.ev.draw_card", { who, card: cardName(e.card) }) : t("matgo.ev.draw", { who });
-    case "play": return t("matgo.ev.play", { who, card: cardName(e.card) });
-    case "shake": return t("matgo.ev.shake", { who, month: e.month });
-    case "bomb": return t("matgo.ev.bomb", { who, month: e.month });
-    case "token_flip": return t("matgo.ev.token_flip", { who, n: e.tokens_left });
-    case "pick": return t("matgo.ev.pick", { who, card: cardName(e.card) });
-    case "flip": return t("matgo.ev.flip", { who, card: cardName(e.card) });
-    case "ppeok": return t("matgo.ev.ppeok", { who, month: e.month, count: e.count });
-    case "jjok": return t("matgo.ev.jjok", { who, month: e.month });
-    case "ttadak": return t("matgo.ev.ttadak", { who, month: e.month });
-    case "take_stack": return t("matgo.ev.take_stack", { who, month: e.month });
-    case "sseul": return t("matgo.ev.sseul", { who });
-    case "capture": return t("matgo.ev.capture", { who, cards: cardNames(sortCards(e.cards)) });
-    case "steal": return t("matgo.ev.steal", { who, victim: n(e.victim), card: cardName(e.card), reason: t(`matgo.steal.${e.reason}`) });
-    case "steal_none": return t("matgo.ev.steal_none", { victim: n(e.victim), reason: t(`matgo.steal.${e.reason}`) });
-    case "gukjin_fixed": return t("matgo.ev.gukjin_fixed", { who, as: t(`matgo.as.${e.as}`) });
-    case "go": return t("matgo.ev.go", { who, count: e.count, score: e.score });
-    case "stop": return t("matgo.ev.stop", { who, score: e.score });
-    case "payment": return t("matgo.ev.payment", { from: n(e.from), to: n(e.to), points: e.points, reason: t(`pay.${e.reason}`) });
+    case "deal":
+      return t("matgo.ev.deal", { dealer: n(e.dealer) });
+    case "floor_bonus":
+      return t("matgo.ev.floor_bonus", { card: cardName(e.card), who });
+    case "redeal":
+      return t("matgo.ev.redeal", { reason: t(`matgo.redeal.${e.reason}`) });
+    case "chongtong":
+      return t("matgo.ev.chongtong", {
+        who,
+        months: (e.months || []).map((m) => t("matgo.month_n", { month: m })).join(", "),
+      });
+    case "chongtong_play":
+      return t("matgo.ev.chongtong_play", { who });
+    case "bonus_play":
+      return t("matgo.ev.bonus_play", { who, card: cardName(e.card) });
+    case "draw":
+      return e.card
+        ? t("matgo.ev.draw_card", { who, card: cardName(e.card) })
+        : t("matgo.ev.draw", { who });
+    case "play":
+      return t("matgo.ev.play", { who, card: cardName(e.card) });
+    case "shake":
+      return t("matgo.ev.shake", { who, month: e.month });
+    case "bomb":
+      return t("matgo.ev.bomb", { who, month: e.month });
+    case "token_flip":
+      return t("matgo.ev.token_flip", { who, n: e.tokens_left });
+    case "pick":
+      return t("matgo.ev.pick", { who, card: cardName(e.card) });
+    case "flip":
+      return t("matgo.ev.flip", { who, card: cardName(e.card) });
+    case "ppeok":
+      return t("matgo.ev.ppeok", { who, month: e.month, count: e.count });
+    case "jjok":
+      return t("matgo.ev.jjok", { who, month: e.month });
+    case "ttadak":
+      return t("matgo.ev.ttadak", { who, month: e.month });
+    case "take_stack":
+      return t("matgo.ev.take_stack", { who, month: e.month });
+    case "sseul":
+      return t("matgo.ev.sseul", { who });
+    case "capture":
+      return t("matgo.ev.capture", { who, cards: cardNames(sortCards(e.cards)) });
+    case "steal":
+      return t("matgo.ev.steal", {
+        who,
+        victim: n(e.victim),
+        card: cardName(e.card),
+        reason: t(`matgo.steal.${e.reason}`),
+      });
+    case "steal_none":
+      return t("matgo.ev.steal_none", {
+        victim: n(e.victim),
+        reason: t(`matgo.steal.${e.reason}`),
+      });
+    case "gukjin_fixed":
+      return t("matgo.ev.gukjin_fixed", { who, as: t(`matgo.as.${e.as}`) });
+    case "go":
+      return t("matgo.ev.go", { who, count: e.count, score: e.score });
+    case "stop":
+      return t("matgo.ev.stop", { who, score: e.score });
+    case "payment":
+      return t("matgo.ev.payment", {
+        from: n(e.from),
+        to: n(e.to),
+        points: e.points,
+        reason: t(`pay.${e.reason}`),
+      });
     case "end":
       return e.winner === null || e.winner === undefined
         ? t("matgo.ev.end_none", { reason: t(`matgo.end.${e.reason}`) })
-        : t("matgo.ev.end", { winner: n(e.winner), points: e.points, reason: t(`matgo.end.${e.reason}`) });
-    default: return t(`matgo.ev.${e.type}`, { who });
+        : t("matgo.ev.end", {
+            winner: n(e.winner),
+            points: e.points,
+            reason: t(`matgo.end.${e.reason}`),
+          });
+    default:
+      return t(`matgo.ev.${e.type}`, { who });
   }
 }
 
@@ -447,23 +659,49 @@ export function describeMatgoEvent(e, name) {
 export function matgoCaptions(e, name) {
   const who = e.seat !== undefined && e.seat !== null ? name(e.seat) : "";
   switch (e.type) {
-    case "ppeok": case "jjok": case "ttadak": case "sseul": case "shake": case "bomb": case "chongtong": case "stop": case "take_stack":
+    case "ppeok":
+    case "jjok":
+    case "ttadak":
+    case "sseul":
+    case "shake":
+    case "bomb":
+    case "chongtong":
+    case "stop":
+    case "take_stack":
       return [{ kind: e.type, text: t(`matgo.cap.${e.type}`), who }];
-    case "go": return [{ kind: "go", text: t("matgo.cap.go", { n: e.count }), who }];
-    case "end": return e.reason === "nagari" ? [{ kind: "nagari", text: t("matgo.cap.nagari"), who: "" }] : [];
-    default: return [];
+    case "go":
+      return [{ kind: "go", text: t("matgo.cap.go", { n: e.count }), who }];
+    case "end":
+      return e.reason === "nagari"
+        ? [{ kind: "nagari", text: t("matgo.cap.nagari"), who: "" }]
+        : [];
+    default:
+      return [];
   }
 }
 
 /** Lines for the log when a table opens: 선 결정 of the first game (seeds 000, 003). */
 export function matgoIntro(view, name) {
-  const draws = (view.match && view.match.first_draws) || [];
+  const draws = view.match?.first_draws || [];
   const out = [];
-  if (draws.length) out.push(t(view.match.first_dealer_rule === "night_low" ? "matgo.first_rule_low" : "matgo.first_rule_high"));
+  if (draws.length)
+    out.push(
+      t(
+        view.match.first_dealer_rule === "night_low"
+          ? "matgo.first_rule_low"
+          : "matgo.first_rule_high",
+      ),
+    );
   draws.forEach(([a, b], i) => {
     const last = i === draws.length - 1;
     const month = (m) => t("matgo.month_n", { month: m });
-    const params = { a: name(0), ca: month(a), b: name(1), cb: month(b), dealer: name(view.dealer) };
+    const params = {
+      a: name(0),
+      ca: month(a),
+      b: name(1),
+      cb: month(b),
+      dealer: name(view.dealer),
+    };
     out.push(t(last ? "matgo.first_dealer" : "matgo.first_dealer_tie", params));
   });
   out.push(describeMatgoEvent({ type: "deal", dealer: view.dealer }, name));
@@ -471,22 +709,45 @@ export function matgoIntro(view, name) {
 }
 
 /** The settlement sheet of a finished game, from the engine's `sheet` and the payments. */
-export function matgoSettlement(view, result, name) {
+export function matgoSettlement(view, result, _name) {
   const box = h("div.sheet", { dataset: { game: "matgo" } });
   const s = view.sheet;
   if (s) {
-    const row = (kind, label, value, text) => h(`tr.${kind}`, { dataset: { kind, value } }, h("td", {}, label), h("td.num", {}, text));
-    box.append(h("table.sheet-table", { "data-testid": "sheet" },
-      h("tbody", {},
-        s.items.map((it) => row("item", t(`matgo.jokbo.${it.name}`), it.points, t("matgo.sheet.points", { n: it.points }))),
-        row("jokbo", t("matgo.sheet.jokbo"), s.jokbo, t("matgo.sheet.points", { n: s.jokbo })),
-        s.go ? row("go", t("matgo.sheet.go", { n: s.go }), s.go, `+${s.go}`) : null,
-        row("base", t("matgo.sheet.base"), s.base, t("matgo.sheet.points", { n: s.base })),
-        s.multipliers.map((m) => row("mult", sheetMultName(m), m.factor, `×${m.factor}`)),
-        row("total", t("matgo.sheet.total"), s.points, t("matgo.sheet.points", { n: s.points })))));
+    const row = (kind, label, value, text) =>
+      h(`tr.${kind}`, { dataset: { kind, value } }, h("td", {}, label), h("td.num", {}, text));
+    box.append(
+      h(
+        "table.sheet-table",
+        { "data-testid": "sheet" },
+        h(
+          "tbody",
+          {},
+          s.items.map((it) =>
+            row(
+              "item",
+              t(`matgo.jokbo.${it.name}`),
+              it.points,
+              t("matgo.sheet.points", { n: it.points }),
+            ),
+          ),
+          row("jokbo", t("matgo.sheet.jokbo"), s.jokbo, t("matgo.sheet.points", { n: s.jokbo })),
+          s.go ? row("go", t("matgo.sheet.go", { n: s.go }), s.go, `+${s.go}`) : null,
+          row("base", t("matgo.sheet.base"), s.base, t("matgo.sheet.points", { n: s.base })),
+          s.multipliers.map((m) => row("mult", sheetMultName(m), m.factor, `×${m.factor}`)),
+          row("total", t("matgo.sheet.total"), s.points, t("matgo.sheet.points", { n: s.points })),
+        ),
+      ),
+    );
     const gk = Object.entries(s.gukjin || {});
-    if (gk.length) box.append(h("p.gukjin-note", {}, gk.map(([, as]) => t("matgo.sheet.gukjin", { as: t(`matgo.as.${as}`) })).join(" · ")));
-  } else if (result && result.reason) {
+    if (gk.length)
+      box.append(
+        h(
+          "p.gukjin-note",
+          {},
+          gk.map(([, as]) => t("matgo.sheet.gukjin", { as: t(`matgo.as.${as}`) })).join(" · "),
+        ),
+      );
+  } else if (result?.reason) {
     box.append(h("p", {}, t(`matgo.end.${result.reason}`)));
   }
   return box;

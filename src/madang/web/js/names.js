@@ -1,13 +1,13 @@
 // Seat names as the table shows them: accounts by their display name (bot and guest
 // accounts in words), and seats that share one account (three 컴퓨터 초급 at a mahjong
 // table) told apart by a number.
-import { t, displayName } from "./i18n.js";
+import { displayName, t } from "./i18n.js";
 
 export function seatNamer(getSeats) {
   return (s) => {
     const seats = getSeats() || [];
     const seat = seats.find((x) => x.seat === s);
-    if (!seat || !seat.username) return t("name.seat", { n: s + 1 });
+    if (!seat?.username) return t("name.seat", { n: s + 1 });
     const same = seats.filter((x) => x.username === seat.username);
     if (same.length < 2) return displayName(seat.username);
     const k = same.findIndex((x) => x.seat === s) + 1;

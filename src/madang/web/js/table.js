@@ -3,16 +3,17 @@
 // state, the settlement screen and the 다음 판 bar. Game knowledge comes from the game's
 // module (games.js); this page is the same for every game.
 import { api, getMe, TableSocket } from "./api.js";
-import { h, clear, go, link, toast, fmtAmount } from "./util.js";
-import { t, errorText, presetName, payReason } from "./i18n.js";
 import { gameModule } from "./games.js";
+import { errorText, payReason, presetName, t } from "./i18n.js";
 import { seatNamer } from "./names.js";
+import { rulesBox, rulesCatalogue } from "./rules.js";
+import { clear, fmtAmount, go, h, link, toast } from "./util.js";
 
 /** Tables this browser left: the lobby offers no 돌아가기 to them. */
 export function leftTables() {
   try {
     return new Set(JSON.parse(localStorage.getItem("madang:left") || "[]"));
-  } catch (e) {
+  } catch {
     return new Set();
   }
 }
@@ -39,7 +40,8 @@ class Timers {
     this.deadlines.clear();
     const now = performance.now();
     for (const x of list) {
-      if (x && typeof x.remaining_ms === "number") this.deadlines.set(x.seat, [now, now + x.remaining_ms, x.remaining_ms]);
+      if (x && typeof x.remaining_ms === "number")
+        this.deadlines.set(x.seat, [now, now + x.remaining_ms, x.remaining_ms]);
     }
   }
   left(seat) {
@@ -72,13 +74,22 @@ class Timers {
 }
 
 function timerEl(seat) {
-  return h("div.timer", { dataset: { seat } }, h("div.timer-bar", {}, h("div.timer-fill")), h("span.timer-s", { "aria-live": "off" }));
+  return h(
+    "div.timer",
+    { dataset: { seat } },
+    h("div.timer-bar", {}, h("div.timer-fill")),
+    h("span.timer-s", { "aria-live": "off" }),
+  );
 }
 
 /** Big captions over the board, one after another (뻑!, 쪽!, 3고!, 쏘아! …). */
 class Captions {
   constructor(root) {
-    this.el = h("div.captions", { role: "status", "aria-live": "assertive", "data-testid": "caption" });
+    this.el = h("div.captions", {
+      role: "status",
+      "aria-live": "assertive",
+      "data-testid": "caption",
+    });
     root.append(this.el);
     this.queue = [];
     this.timer = 0;
@@ -99,7 +110,10 @@ class Captions {
       clear(this.el);
       return;
     }
-    clear(this.el).append(h("div.cap-text", {}, c.text), c.who ? h("div.cap-who", {}, c.who) : null);
+    clear(this.el).append(
+      h("div.cap-text", {}, c.text),
+      c.who ? h("div.cap-who", {}, c.who) : null,
+    );
     this.el.className = `captions show cap-${c.kind}`;
     this.el.dataset.kind = c.kind;
     this.timer = setTimeout(() => this.next(), this.queue.length ? 900 : 1500);
@@ -110,15 +124,34 @@ class Captions {
 }
 
 /** Ask before taking a seat: the game, the rules and the stake; resolves to true to sit. */
-function askToJoin(root, table) {
+function askToJoin(root, table, rules) {
   return new Promise((resolve) => {
-    const sit = h("button.primary#btn-sit", { type: "button", onclick: () => resolve(true) }, t("join.sit"));
-    const watch = h("button#btn-watch", { type: "button", onclick: () => resolve(false) }, t("join.watch"));
-    clear(root).append(h("div.card-panel.join-ask", { role: "dialog", "aria-modal": "true", "aria-labelledby": "join-title", "data-testid": "join-ask" },
-      h("h2#join-title", {}, t("join.title", { id: table.id, game: t(`game.${table.game}`) })),
-      h("p.join-stake", {}, t("join.stake", { stake: table.stake })),
-      h("p", {}, t("join.rules", { preset: presetName(table.game, table.preset) })),
-      h("div.actions", {}, sit, watch)));
+    const sit = h(
+      "button.primary#btn-sit",
+      { type: "button", onclick: () => resolve(true) },
+      t("join.sit"),
+    );
+    const watch = h(
+      "button#btn-watch",
+      { type: "button", onclick: () => resolve(false) },
+      t("join.watch"),
+    );
+    clear(root).append(
+      h(
+        "div.card-panel.join-ask",
+        {
+          role: "dialog",
+          "aria-modal": "true",
+          "aria-labelledby": "join-title",
+          "data-testid": "join-ask",
+        },
+        h("h2#join-title", {}, t("join.title", { id: table.id, game: t(`game.${table.game}`) })),
+        h("p.join-stake", {}, t("join.stake", { stake: table.stake })),
+        h("p", {}, t("join.rules", { preset: presetName(table.game, table.preset) })),
+        rulesBox(table, rules, "join-rules"),
+        h("div.actions", {}, sit, watch),
+      ),
+    );
     sit.focus();
   });
 }
@@ -126,14 +159,25 @@ function askToJoin(root, table) {
 export async function tablePage(root, tableId, invite, me) {
   const params = new URLSearchParams(location.search);
   const q = invite ? `?invite=${encodeURIComponent(invite)}` : "";
-  let { table } = await api.get(`/api/tables/${tableId}${q}`);
-  const seatedName = me && me.user.username;
+  let [{ table }, rules] = await Promise.all([
+    api.get(`/api/tables/${tableId}${q}`),
+    rulesCatalogue().catch(() => null),
+  ]);
+  const seatedName = me?.user.username;
   const mine = () => table.seats.some((s) => s.username && s.username === seatedName);
-  if (me && !mine() && !params.get("watch") && table.seats.some((s) => s.kind === "human" && !s.username)) {
+  if (
+    me &&
+    !mine() &&
+    !params.get("watch") &&
+    table.seats.some((s) => s.kind === "human" && !s.username)
+  ) {
     // Never seat anyone by a link alone: show the stake and ask (the server wants it back).
-    if (await askToJoin(root, table)) {
+    if (await askToJoin(root, table, rules)) {
       try {
-        ({ table } = await api.post(`/api/tables/${tableId}/join`, { stake: table.stake, ...(invite ? { invite } : {}) }));
+        ({ table } = await api.post(`/api/tables/${tableId}/join`, {
+          stake: table.stake,
+          ...(invite ? { invite } : {}),
+        }));
       } catch (e) {
         toast(errorText(e), "error");
       }
@@ -142,37 +186,111 @@ export async function tablePage(root, tableId, invite, me) {
   }
   const game = table.game;
   const mod = gameModule(game);
-  const tableUrl = () => `${location.origin}/table/${table.id}${table.private && table.invite ? `?invite=${table.invite}` : ""}`;
+  const tableUrl = () =>
+    `${location.origin}/table/${table.id}${table.private && table.invite ? `?invite=${table.invite}` : ""}`;
   const copyLink = () => {
     const url = tableUrl();
-    (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject()).then(() => toast(t("table.copied")), () => toast(url));
+    (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject()).then(
+      () => toast(t("table.copied")),
+      () => toast(url),
+    );
   };
-  const head = h("div.table-head", {},
-    h("span.title", {}, t("table.head", { id: table.id, game: t(`game.${game}`), preset: presetName(game, table.preset), stake: table.stake })),
+  const head = h(
+    "div.table-head",
+    {},
+    h(
+      "span.title",
+      {},
+      t("table.head", {
+        id: table.id,
+        game: t(`game.${game}`),
+        preset: presetName(game, table.preset),
+        stake: table.stake,
+      }),
+    ),
+    rulesBox(table, rules, "rules-in-force"),
     h("span.conn", { "data-testid": "conn" }, t("table.connecting")),
-    table.private && table.invite ? h("button.small", { type: "button", onclick: copyLink }, t("table.invite"))
-      : !table.private ? h("button.small", { type: "button", onclick: copyLink }, t("table.link")) : null,
+    table.private && table.invite
+      ? h("button.small", { type: "button", onclick: copyLink }, t("table.invite"))
+      : !table.private
+        ? h("button.small", { type: "button", onclick: copyLink }, t("table.link"))
+        : null,
     !me && table.seats.some((s) => s.kind === "human" && !s.username)
-      ? h("button.small", { type: "button", onclick: async () => { await api.post("/api/guest"); await getMe(true); location.reload(); } }, t("table.join_guest")) : null,
-    h("button.small.ghost", { type: "button", onclick: async () => {
-      if (mine() && !confirm(t("table.leave_confirm"))) return;
-      if (mine()) {
-        await api.post(`/api/tables/${tableId}/leave`).catch(() => {});
-        rememberLeft(tableId);
-      }
-      go("/");
-    } }, t("table.leave")));
+      ? h(
+          "button.small",
+          {
+            type: "button",
+            onclick: async () => {
+              await api.post("/api/guest");
+              await getMe(true);
+              location.reload();
+            },
+          },
+          t("table.join_guest"),
+        )
+      : null,
+    h(
+      "button.small.ghost",
+      {
+        type: "button",
+        onclick: async () => {
+          if (mine() && !confirm(t("table.leave_confirm"))) return;
+          if (mine()) {
+            await api.post(`/api/tables/${tableId}/leave`).catch(() => {});
+            rememberLeft(tableId);
+          }
+          go("/");
+        },
+      },
+      t("table.leave"),
+    ),
+  );
   const nextBar = h("div.next-bar.hidden", { "data-testid": "next-bar" });
   const boardWrap = h("div.board-wrap");
   const waiting = h("div.waiting.hidden", { "data-testid": "waiting" });
   const log = h("ul.log", { "aria-label": t("table.log_label") });
-  const overlay = h("div.overlay.hidden", { "data-testid": "settlement", role: "dialog", "aria-modal": "true", "aria-label": t("table.settle") });
-  root.append(h("div.table-page", {}, head, nextBar, h("div.table-body", {}, h("div.board-col", {}, waiting, boardWrap), h("aside.side", { tabindex: 0, "aria-label": t("table.log") }, h("h2.side-title", {}, t("table.log")), log)), overlay));
+  const overlay = h("div.overlay.hidden", {
+    "data-testid": "settlement",
+    role: "dialog",
+    "aria-modal": "true",
+    "aria-label": t("table.settle"),
+  });
+  root.append(
+    h(
+      "div.table-page",
+      {},
+      head,
+      nextBar,
+      h(
+        "div.table-body",
+        {},
+        h("div.board-col", {}, waiting, boardWrap),
+        h(
+          "aside.side",
+          { tabindex: 0, "aria-label": t("table.log") },
+          h("h2.side-title", {}, t("table.log")),
+          log,
+        ),
+      ),
+      overlay,
+    ),
+  );
 
   const timers = new Timers();
   timers.root = boardWrap;
   const captions = new Captions(boardWrap);
-  const st = { seat: null, seats: table.seats, view: null, prompt: null, version: 0, events: [], result: null, game_no: 0, status: table.status, acted: -1 };
+  const st = {
+    seat: null,
+    seats: table.seats,
+    view: null,
+    prompt: null,
+    version: 0,
+    events: [],
+    result: null,
+    game_no: 0,
+    status: table.status,
+    acted: -1,
+  };
   const name = seatNamer(() => st.seats);
   const ctx = {
     act: (move) => {
@@ -189,7 +307,7 @@ export async function tablePage(root, tableId, invite, me) {
   let saved = [];
   try {
     saved = JSON.parse(sessionStorage.getItem(logKey) || "[]");
-  } catch (e) {
+  } catch {
     saved = [];
   }
   const persist = () => sessionStorage.setItem(logKey, JSON.stringify(saved.slice(-200)));
@@ -198,7 +316,8 @@ export async function tablePage(root, tableId, invite, me) {
     log.prepend(h("li", { dataset: { type } }, text));
     while (log.childElementCount > 200) log.lastChild.remove();
   }
-  for (const line of saved.slice(-200)) log.prepend(h("li", { dataset: { type: line.type } }, line.text));
+  for (const line of saved.slice(-200))
+    log.prepend(h("li", { dataset: { type: line.type } }, line.text));
   function logEvents(events) {
     for (const e of events) {
       if (e.type === "answer") continue;
@@ -211,7 +330,8 @@ export async function tablePage(root, tableId, invite, me) {
     // `timers` lists every seat being asked (protocol); `prompt` is this seat's own.
     const list = [...(msg.timers || [])];
     const p = msg.prompt;
-    if (p && !list.some((x) => x.seat === p.seat)) list.push({ seat: p.seat ?? st.seat, remaining_ms: p.remaining_ms });
+    if (p && !list.some((x) => x.seat === p.seat))
+      list.push({ seat: p.seat ?? st.seat, remaining_ms: p.remaining_ms });
     timers.set(list);
   }
 
@@ -221,18 +341,32 @@ export async function tablePage(root, tableId, invite, me) {
     if (!w) return;
     const free = st.seats.filter((s) => s.kind === "human" && !s.username).length;
     const url = tableUrl();
-    clear(waiting).append(h("div.card-panel", {},
-      h("h2", {}, t("table.waiting_title")),
-      h("p", {}, t("table.waiting_body")),
-      h("p.free", {}, t("table.waiting_seats", { n: free })),
-      h("div.row", {}, h("input.invite-url", { value: url, readonly: true, "aria-label": t("table.invite"), onfocus: (e) => e.target.select() }),
-        h("button", { type: "button", onclick: copyLink }, t("table.copy")))));
+    clear(waiting).append(
+      h(
+        "div.card-panel",
+        {},
+        h("h2", {}, t("table.waiting_title")),
+        h("p", {}, t("table.waiting_body")),
+        h("p.free", {}, t("table.waiting_seats", { n: free })),
+        h(
+          "div.row",
+          {},
+          h("input.invite-url", {
+            value: url,
+            readonly: true,
+            "aria-label": t("table.invite"),
+            onfocus: (e) => e.target.select(),
+          }),
+          h("button", { type: "button", onclick: copyLink }, t("table.copy")),
+        ),
+      ),
+    );
   }
 
   let nextTimer = 0;
   function nextLeft() {
     const r = st.result;
-    if (!r || !r.next_deadline) return null;
+    if (!r?.next_deadline) return null;
     return Math.max(0, Math.ceil((r.next_deadline - Date.now()) / 1000));
   }
   function ready() {
@@ -242,7 +376,8 @@ export async function tablePage(root, tableId, invite, me) {
   }
   function paintNext() {
     const n = nextLeft();
-    for (const b of document.querySelectorAll(".btn-next")) b.textContent = n === null ? t("table.next") : t("table.next_in", { s: n });
+    for (const b of document.querySelectorAll(".btn-next"))
+      b.textContent = n === null ? t("table.next") : t("table.next_in", { s: n });
   }
   function showNextBar() {
     const show = !!st.result && overlay.classList.contains("hidden") && st.status !== "closed";
@@ -250,8 +385,11 @@ export async function tablePage(root, tableId, invite, me) {
     if (!show) return;
     clear(nextBar).append(
       h("button.ghost", { type: "button", onclick: showResult }, t("table.show_result")),
-      st.seat !== null && !st.result.match_over ? h("button.primary.btn-next", { type: "button", onclick: ready }, t("table.next")) : null,
-      st.result.game_id ? link(`/replay/${st.result.game_id}`, t("table.replay"), "button") : null);
+      st.seat !== null && !st.result.match_over
+        ? h("button.primary.btn-next", { type: "button", onclick: ready }, t("table.next"))
+        : null,
+      st.result.game_id ? link(`/replay/${st.result.game_id}`, t("table.replay"), "button") : null,
+    );
     paintNext();
   }
 
@@ -262,30 +400,81 @@ export async function tablePage(root, tableId, invite, me) {
       showNextBar();
       return;
     }
-    const winner = r.winner ?? (st.view && st.view.winner);
-    const title = winner === null || winner === undefined ? t("table.nagari") : winner === st.seat ? t("table.win") : st.seat === null ? t("table.winner", { name: name(winner) }) : t("table.lose");
+    const winner = r.winner ?? st.view?.winner;
+    const title =
+      winner === null || winner === undefined
+        ? t("table.nagari")
+        : winner === st.seat
+          ? t("table.win")
+          : st.seat === null
+            ? t("table.winner", { name: name(winner) })
+            : t("table.lose");
     const pays = r.payments || [];
     const close = () => {
       overlay.classList.add("hidden");
       showNextBar();
     };
-    clear(overlay).append(h("div.card-panel.result", {},
-      h("h2", {}, title, r.points ? t("table.points_title", { n: r.points }) : ""),
-      mod.settlement(st.view, r, name),
-      pays.length
-        ? [h("h3", {}, t("table.settle")), h("ul.payments", { "data-testid": "payments" }, pays.map((p) =>
-          h("li", { dataset: { from: p.from, to: p.to, points: p.points, reason: p.reason } },
-            t("table.pay_line", { from: name(p.from), to: name(p.to), points: p.points }),
-            p.amount !== undefined ? ` (${fmtAmount(p.amount)})` : "", p.reason ? ` · ${payReason(p.reason)}` : "")))]
-        : h("p", {}, t("table.no_payment")),
-      r.ratings && Object.keys(r.ratings).length ? h("p.ratings", {}, t("table.ratings"), ": ", Object.entries(r.ratings).map(([s, x]) =>
-        h("span", {}, t("table.rating_line", { name: name(+s), before: Math.round(x.before), after: Math.round(x.after) }), " "))) : null,
-      r.match_over ? h("p", {}, t("table.match_over")) : null,
-      h("div.row", {},
-        st.seat !== null && !r.match_over ? h("button.primary.btn-next#btn-next", { type: "button", onclick: ready }, t("table.next")) : null,
-        r.game_id ? link(`/replay/${r.game_id}`, t("table.replay"), "button") : null,
-        link("/", t("table.to_lobby"), "button ghost"),
-        h("button.ghost#btn-close", { type: "button", onclick: close }, t("table.close")))));
+    clear(overlay).append(
+      h(
+        "div.card-panel.result",
+        {},
+        h("h2", {}, title, r.points ? t("table.points_title", { n: r.points }) : ""),
+        mod.settlement(st.view, r, name),
+        pays.length
+          ? [
+              h("h3", {}, t("table.settle")),
+              h(
+                "ul.payments",
+                { "data-testid": "payments" },
+                pays.map((p) =>
+                  h(
+                    "li",
+                    { dataset: { from: p.from, to: p.to, points: p.points, reason: p.reason } },
+                    t("table.pay_line", { from: name(p.from), to: name(p.to), points: p.points }),
+                    p.amount !== undefined ? ` (${fmtAmount(p.amount)})` : "",
+                    p.reason ? ` · ${payReason(p.reason)}` : "",
+                  ),
+                ),
+              ),
+            ]
+          : h("p", {}, t("table.no_payment")),
+        r.ratings && Object.keys(r.ratings).length
+          ? h(
+              "p.ratings",
+              {},
+              t("table.ratings"),
+              ": ",
+              Object.entries(r.ratings).map(([s, x]) =>
+                h(
+                  "span",
+                  {},
+                  t("table.rating_line", {
+                    name: name(+s),
+                    before: Math.round(x.before),
+                    after: Math.round(x.after),
+                  }),
+                  " ",
+                ),
+              ),
+            )
+          : null,
+        r.match_over ? h("p", {}, t("table.match_over")) : null,
+        h(
+          "div.row",
+          {},
+          st.seat !== null && !r.match_over
+            ? h(
+                "button.primary.btn-next#btn-next",
+                { type: "button", onclick: ready },
+                t("table.next"),
+              )
+            : null,
+          r.game_id ? link(`/replay/${r.game_id}`, t("table.replay"), "button") : null,
+          link("/", t("table.to_lobby"), "button ghost"),
+          h("button.ghost#btn-close", { type: "button", onclick: close }, t("table.close")),
+        ),
+      ),
+    );
     overlay.classList.remove("hidden");
     nextBar.classList.add("hidden");
     paintNext();
@@ -297,14 +486,23 @@ export async function tablePage(root, tableId, invite, me) {
   function render() {
     showWaiting();
     if (!st.view) return;
-    board.render({ view: st.view, prompt: st.prompt, seat: st.seat, seats: st.seats, version: st.version, events: st.events });
+    board.render({
+      view: st.view,
+      prompt: st.prompt,
+      seat: st.seat,
+      seats: st.seats,
+      version: st.version,
+      events: st.events,
+    });
   }
 
   /** A question of ours that the server answered when our time ran out (the update
    *  says so in `timeout`): say so. */
-  function checkTimeout(before, msg) {
+  function checkTimeout(_before, msg) {
     if (st.seat === null || msg.timeout !== st.seat) return;
-    const mine = (msg.events || []).find((e) => e.seat === st.seat && e.type !== "answer") || (msg.events || []).find((e) => e.seat === st.seat);
+    const mine =
+      (msg.events || []).find((e) => e.seat === st.seat && e.type !== "answer") ||
+      (msg.events || []).find((e) => e.seat === st.seat);
     const text = t("table.timeout", { move: mine ? mod.describeEvent(mine, name) : "" });
     toast(text, "warn");
     addLine(text, "timeout");
@@ -315,7 +513,12 @@ export async function tablePage(root, tableId, invite, me) {
     invite,
     onStatus: (s) => {
       const c = head.querySelector(".conn");
-      c.textContent = s === "open" ? t("table.open") : s === "connecting" ? t("table.connecting") : t("table.closed_conn");
+      c.textContent =
+        s === "open"
+          ? t("table.open")
+          : s === "connecting"
+            ? t("table.connecting")
+            : t("table.closed_conn");
       c.className = `conn ${s}`;
     },
     onMessage: (msg) => {
@@ -328,7 +531,15 @@ export async function tablePage(root, tableId, invite, me) {
           }
           break;
         case "snapshot": {
-          Object.assign(st, { view: msg.view, prompt: msg.prompt, version: msg.version, events: [], result: msg.result || null, game_no: msg.game_no, status: msg.status });
+          Object.assign(st, {
+            view: msg.view,
+            prompt: msg.prompt,
+            version: msg.version,
+            events: [],
+            result: msg.result || null,
+            game_no: msg.game_no,
+            status: msg.status,
+          });
           st.deadlineAt = msg.prompt ? Date.now() + msg.prompt.remaining_ms : 0;
           if (msg.seats) st.seats = msg.seats;
           if (msg.view && !saved.length) {
@@ -343,7 +554,12 @@ export async function tablePage(root, tableId, invite, me) {
           break;
         }
         case "update": {
-          const before = { prompt: st.prompt, version: st.version, game_no: st.game_no, deadlineAt: st.deadlineAt };
+          const before = {
+            prompt: st.prompt,
+            version: st.version,
+            game_no: st.game_no,
+            deadlineAt: st.deadlineAt,
+          };
           if (msg.game_no !== st.game_no) {
             st.result = null;
             overlay.classList.add("hidden");
@@ -351,7 +567,14 @@ export async function tablePage(root, tableId, invite, me) {
             addLine(t("table.game_no", { n: msg.game_no }), "game_no");
           }
           const firstView = !st.view;
-          Object.assign(st, { view: msg.view, prompt: msg.prompt, version: msg.version, events: msg.events || [], game_no: msg.game_no, status: msg.result ? "between" : "playing" });
+          Object.assign(st, {
+            view: msg.view,
+            prompt: msg.prompt,
+            version: msg.version,
+            events: msg.events || [],
+            game_no: msg.game_no,
+            status: msg.result ? "between" : "playing",
+          });
           st.deadlineAt = msg.prompt ? Date.now() + msg.prompt.remaining_ms : 0;
           if (msg.result) st.result = msg.result;
           if (firstView) for (const line of mod.intro(msg.view, name)) addLine(line, "intro");
@@ -387,7 +610,7 @@ export async function tablePage(root, tableId, invite, me) {
   });
 
   const onKey = (e) => {
-    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.target.closest?.("input, select, textarea")) return;
     if (e.key === "Escape" && !overlay.classList.contains("hidden") && !st.prompt) {
       overlay.classList.add("hidden");
       showNextBar();

@@ -3,8 +3,8 @@
 /** h("div.cls#id", {attrs}, ...children): build an element. */
 export function h(spec, attrs = {}, ...children) {
   const m = /^([a-z0-9]+)?((?:[.#][\w-]+)*)$/i.exec(spec);
-  const el = document.createElement((m && m[1]) || "div");
-  if (m && m[2]) {
+  const el = document.createElement(m?.[1] || "div");
+  if (m?.[2]) {
     for (const part of m[2].match(/[.#][\w-]+/g)) {
       if (part[0] === ".") el.classList.add(part.slice(1));
       else el.id = part.slice(1);
@@ -68,12 +68,16 @@ export function go(path) {
 
 /** A link that navigates without reloading. */
 export function link(path, text, cls = "") {
-  return h(`a${cls ? "." + cls.trim().split(/\s+/).join(".") : ""}`, {
-    href: path,
-    onclick: (e) => {
-      if (e.metaKey || e.ctrlKey) return;
-      e.preventDefault();
-      go(path);
+  return h(
+    `a${cls ? `.${cls.trim().split(/\s+/).join(".")}` : ""}`,
+    {
+      href: path,
+      onclick: (e) => {
+        if (e.metaKey || e.ctrlKey) return;
+        e.preventDefault();
+        go(path);
+      },
     },
-  }, text);
+    text,
+  );
 }
