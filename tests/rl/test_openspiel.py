@@ -47,8 +47,9 @@ def test_a_game_played_to_the_end(game: str) -> None:
     assert sum(state.returns()) == 0
 
 
-def test_resampled_matgo_states_look_the_same_to_the_player() -> None:
-    g = pyspiel.load_game("python_madang_matgo")
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_resampled_states_look_the_same_to_the_player(game: str) -> None:
+    g = pyspiel.load_game(f"python_madang_{game}")
     state = g.new_initial_state()
     state.apply_action(4)
     rng = random.Random(2)
