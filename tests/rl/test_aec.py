@@ -239,3 +239,25 @@ def test_any_registered_game_with_an_encoding() -> None:
             MadangAECEnv("pairs")
     finally:
         unregister_spec("pairs")
+
+
+def test_a_game_that_pays_at_its_deal_rewards_it() -> None:
+    """Under instant 총통 (the strict preset) a deal can end the game at once: the
+    payment is each agent's reward, seen through last()."""
+    raw = matgo_v0.raw_env(preset="strict")
+    for seed in range(500):
+        raw.reset(seed=seed)
+        if all(raw.terminations.values()):
+            break
+    else:
+        pytest.fail("no deal ended the game at once")
+    seen = {}
+    for agent in raw.agent_iter():
+        _, reward, term, _, _ = raw.last()
+        assert term
+        seen[agent] = reward
+        raw.step(None)
+    session = raw.session
+    assert session is not None
+    (frm, to, points, _), *_ = session.payments()
+    assert seen[f"player_{to}"] == points and seen[f"player_{frm}"] == -points

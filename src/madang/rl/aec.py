@@ -110,6 +110,7 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._pay()  # a game may pay at its deal (총통 settled at once)
+        self._accumulate_rewards()
         self._select()
 
     def _seat(self, agent: str) -> int:
