@@ -17,7 +17,8 @@ observations of all games are computed together from the engine states
 
 Every row is the game's seat to act (``seats``); a game that ends is dealt again at
 once (its ``done`` is True and its ``rewards`` row carries the final payments), so all
-rows always have a question to answer. Rewards are points, as in the AEC environment:
+rows always have a question to answer (a deal that ends the game at once, an instant
+총통, is not played: the next one is dealt). Rewards are points, as in the AEC environment:
 each payment is ``-points`` to its payer and ``+points`` to its payee when it is made.
 """
 
