@@ -90,6 +90,9 @@ class GameSpec:
     bots: str | None = None
     """The module that registers the game's bots (:func:`madang.bots.base.register_bot`),
     imported when the game's bots are first asked for."""
+    encoding: str | None = None
+    """``module:Class`` of the game's reinforcement-learning encoding (:mod:`madang.rl`):
+    fixed action ids for its moves and observation tensors from its views."""
 
     def presets(self) -> list[str]:
         """The names of the rules presets (the first is the default)."""

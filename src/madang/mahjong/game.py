@@ -286,4 +286,5 @@ SPEC = GameSpec(
     terminal="madang.play.mahjong_tui:MahjongTerminal",
     deal=deal,
     bots="madang.bots.mahjong_bots",
+    encoding="madang.mahjong.encode:MahjongEncoding",
 )

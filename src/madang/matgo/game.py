@@ -225,4 +225,5 @@ SPEC = GameSpec(
     terminal="madang.play.matgo_tui:MatgoTerminal",
     deal=deal,
     bots="madang.bots.matgo_bots",
+    encoding="madang.matgo.encode:MatgoEncoding",
 )

@@ -1,0 +1,80 @@
+"""The OpenSpiel games: OpenSpiel's random-simulation test, observations, returns."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from madang.rl.openspiel import register  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered() -> None:
+    register()
+    register()  # twice: a no-op
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_random_sim(game: str) -> None:
+    g = pyspiel.load_game(f"python_madang_{game}")
+    pyspiel.random_sim_test(g, num_sims=3 if game == "matgo" else 1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_a_game_played_to_the_end(game: str) -> None:
+    from madang.rl.encoding import load_encoding
+
+    g = pyspiel.load_game(f"python_madang_{game}", {"num_deals": 10})
+    enc = load_encoding(game)
+    rng = random.Random(0)
+    state = g.new_initial_state()
+    assert len(state.chance_outcomes()) == 10
+    state.apply_action(3)
+    while not state.is_terminal():
+        p = state.current_player()
+        view = state.session.view(p)
+        assert state.observation_tensor(p) == pytest.approx(list(enc.observe(view)))
+        legal = state.legal_actions()
+        assert sorted(enc.move(a) for a in legal) == sorted(state.session.legal(p))
+        clone = state.clone()
+        a = rng.choice(legal)
+        state.apply_action(a)
+        clone.apply_action(a)
+        assert str(clone) == str(state)
+    assert sum(state.returns()) == 0
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_resampled_states_look_the_same_to_the_player(game: str) -> None:
+    g = pyspiel.load_game(f"python_madang_{game}")
+    state = g.new_initial_state()
+    state.apply_action(4)
+    rng = random.Random(2)
+    for _ in range(8):
+        state.apply_action(rng.choice(state.legal_actions()))
+    p = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(5):
+        other = state.resample_from_infostate(p, sampler)
+        assert other.observation_string(p) == state.observation_string(p)
+        assert other.legal_actions() == state.legal_actions()
+
+
+def test_ismcts_plays_matgo_as_a_bot() -> None:
+    from madang.bots import Budget, make_bot
+    from madang.matgo.engine import new_game
+    from madang.matgo.view import view
+    from madang.rl.openspiel import register_ismcts
+
+    register_ismcts("matgo")
+    bot = make_bot("matgo", "ismcts")
+    g = new_game(seed=3)
+    rng = random.Random(0)
+    while not g.over:
+        legal = g.legal_actions()
+        a = bot.act(view(g, g.current), list(legal), rng, Budget(None, 3))
+        assert a in legal
+        g.step(a)
