@@ -9,7 +9,9 @@ bot B (``--b``), each deal played twice with the seats swapped, and ``--games`` 
 games; in a game of more seats A meets the same bot in every other seat
 (``--others``), each deal played once with A at each seat, and ``--hands`` (or
 ``--games``) counts games. Counts are rounded up to whole deals. ``--preset`` and
-``--rule NAME=VALUE`` (a JSON value, repeatable) choose the rules. A Rich progress bar
+``--rule NAME=VALUE`` (a JSON value, repeatable) choose the rules. A bot may be
+``learned:PATH``, a policy saved by ``examples/train_matgo_maskable_ppo.py``. A Rich
+progress bar
 goes to standard error; ``--json`` prints the result as one object on standard output.
 """
 
@@ -19,6 +21,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from madang.arena import run_arena
@@ -81,6 +84,21 @@ def _budget(args: argparse.Namespace) -> Budget:
     return Budget(time_s=None if ms is None or ms <= 0 else ms / 1000, iterations=args.iterations)
 
 
+def _load_learned(game: str, name: str) -> None:
+    """``learned:PATH``: a policy saved by the training example (``madang.rl.learned``,
+    the ``train`` extra), registered as a bot of ``game`` under that name."""
+    kind, _, path = name.partition(":")
+    if kind != "learned" or not path:
+        return
+    if not (Path(path).is_file() or Path(path + ".zip").is_file()):
+        raise RuleConfigError(f"no saved policy at {path}")
+    try:
+        from madang.rl.learned import register_learned
+    except ImportError as e:
+        raise RuleConfigError(f"{name} needs the rl and train extras (no {e.name})") from None
+    register_learned(game, path)
+
+
 def _rules(pairs: list[str]) -> dict[str, Any]:
     """``["NAME=VALUE", …]`` as options (a VALUE that is not JSON is taken as text)."""
     out: dict[str, Any] = {}
@@ -136,6 +154,7 @@ def _run(args: argparse.Namespace) -> int:
     others = args.b if seats == 2 else args.others
     bots = [args.a, *[others] * (seats - 1)]
     for name in (args.a, others):
+        _load_learned(game, name)
         make_bot(game, name)  # an unknown bot fails before the progress bar starts
     rules = _rules(args.rule)
     spec(game).rules(args.preset, rules)  # so do bad presets and options

@@ -182,3 +182,10 @@ def test_text_output_shows_the_points_shape(capsys: pytest.CaptureFixture[str]) 
 def test_bad_arena_arguments(kwargs: dict[str, int]) -> None:
     with pytest.raises(RuleConfigError):
         run_arena("matgo", ["easy", "easy"], **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_learned_bot_without_its_file_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rc = main(["arena", "matgo", "--a", "learned:/no/such/policy.zip", "--games", "2"])
+    assert rc == 2 and "no saved policy at /no/such/policy.zip" in capsys.readouterr().err
