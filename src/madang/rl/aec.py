@@ -27,6 +27,7 @@ observation tensors. Agents are ``player_0`` … (agent ``player_i`` plays seat 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -39,7 +40,7 @@ from madang.core.game import Session
 from madang.core.registry import spec
 from madang.rl.encoding import Encoding, load_encoding
 
-__all__ = ["MadangAECEnv", "wrapped"]
+__all__ = ["MadangAECEnv", "env_functions", "wrapped"]
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -187,3 +188,28 @@ def wrapped(raw: MadangAECEnv) -> Any:
     env: Any = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
     env = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)
+
+
+def env_functions(game: str) -> tuple[Callable[..., MadangAECEnv], Callable[..., Any]]:
+    """The ``raw_env`` and ``env`` of a game's environment module (``matgo_v0`` …), as
+    PettingZoo's classic games have them."""
+
+    def raw_env(
+        preset: str | None = None,
+        rules: dict[str, Any] | None = None,
+        render_mode: str | None = None,
+    ) -> MadangAECEnv:
+        """The environment without wrappers: ``preset`` names the rules preset (the
+        default first), ``rules`` changes some options, ``render_mode`` is None or
+        ``"ansi"``."""
+        return MadangAECEnv(game, preset, rules, render_mode)
+
+    def env(
+        preset: str | None = None,
+        rules: dict[str, Any] | None = None,
+        render_mode: str | None = None,
+    ) -> Any:
+        """The environment with PettingZoo's classic wrappers (see ``raw_env``)."""
+        return wrapped(raw_env(preset, rules, render_mode))
+
+    return raw_env, env

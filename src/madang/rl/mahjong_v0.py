@@ -11,23 +11,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from madang.rl.aec import MadangAECEnv, wrapped
+from madang.rl.aec import env_functions
 
 __all__ = ["env", "raw_env"]
 
-
-def raw_env(
-    preset: str | None = None, rules: dict[str, Any] | None = None, render_mode: str | None = None
-) -> MadangAECEnv:
-    """The environment without wrappers: preset names the rules preset (the default
-    first), ``rules`` changes some options, ``render_mode`` is None or ``"ansi"``."""
-    return MadangAECEnv("mahjong", preset, rules, render_mode)
-
-
-def env(
-    preset: str | None = None, rules: dict[str, Any] | None = None, render_mode: str | None = None
-) -> Any:
-    """The environment with PettingZoo's classic wrappers (see :func:`raw_env`)."""
-    return wrapped(raw_env(preset, rules, render_mode))
+raw_env, env = env_functions("mahjong")
