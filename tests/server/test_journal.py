@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import play_out, recv_until, register
-from tests.server.test_ws import hello, new_table
+from tests.server.conftest import recv_until, register
+from tests.server.test_ws import hello, mahjong_hand_against_bots, new_table
 
 from madang.core.registry import spec
 from madang.server import store
@@ -62,15 +62,7 @@ def test_each_update_shows_only_stored_moves_and_the_journal_is_the_record(
 
 
 def test_a_mahjong_journal_replays_in_the_order_moves_were_accepted(client: TestClient) -> None:
-    register(client)
-    body = {
-        "game": "mahjong",
-        "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3,
-    }
-    tid = new_table(client, body)
-    rng = random.Random(5)
-    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
-        last = play_out(ws, 0, hello(ws), rng.choice)
+    last = mahjong_hand_against_bots(client, "easy", 5)
     game_id = last["result"]["game_id"]
     start, moves = _journal(client, game_id)  # after the end, the record is the whole game
     assert start is not None

@@ -202,18 +202,20 @@ def test_bot_takes_over_a_dropped_seat_and_hands_it_back(
         assert snap["seats"][1]["bot_control"] is True
 
 
-def test_mahjong_hand_with_three_bots(client: TestClient) -> None:
+def mahjong_hand_against_bots(client: TestClient, level: str, seed: int) -> dict[str, Any]:
+    """A person (seat 0, random answers) and three bots play one hand; the last update."""
     register(client)
-    body = {
-        "game": "mahjong",
-        "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * 3,
-    }
-    tid = new_table(client, body)
-    rng = random.Random(2)
+    bots = [{"kind": "bot", "level": level}] * 3
+    tid = new_table(client, {"game": "mahjong", "seats": [{"kind": "human"}, *bots]})
+    rng = random.Random(seed)
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         snap = hello(ws)
         assert snap["view"]["game"] == "mahjong" and snap["view"]["players"][1]["hand"] is None
-        last = play_out(ws, 0, snap, rng.choice)
+        return play_out(ws, 0, snap, rng.choice)
+
+
+def test_mahjong_hand_with_three_bots(client: TestClient) -> None:
+    last = mahjong_hand_against_bots(client, "normal", 2)
     assert last["view"]["result"] is not None
     games = client.get("/api/games").json()["games"]
     assert games[0]["game"] == "mahjong" and games[0]["status"] == "finished"
