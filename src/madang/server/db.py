@@ -8,7 +8,7 @@ and is run by the app at start.
 >>> eng = make_engine("sqlite://")
 >>> migrate(eng)
 >>> sorted(sa.inspect(eng).get_table_names())[:3]
-['alembic_version', 'devices', 'game_players']
+['alembic_version', 'devices', 'game_moves']
 """
 
 from __future__ import annotations
