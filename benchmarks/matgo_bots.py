@@ -6,7 +6,9 @@ p95, p99 and max in milliseconds, and the search bot's playout rate. Pin it to o
 (it pins itself to the lowest core it may use) and run it on a quiet machine. The same
 decisions are also timed in the thread's CPU time (``time.thread_time``): on a shared
 machine that is what a quiet core would show, while the wall-clock figures include the
-time the core spent on other processes.
+time the core spent on other processes. ``--cpu-clock`` counts the bot's budget in CPU
+time as well (the arena's ``--cpu-clock``): its CPU-time figures are then the decision
+times a quiet core would show.
 
     python3 benchmarks/matgo_bots.py --bot hard --games 20
     taskset -c 0 python3 benchmarks/matgo_bots.py --bot normal --games 200
@@ -67,13 +69,15 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget-ms", type=float, default=100.0)
+    ap.add_argument("--cpu-clock", action="store_true", help="budget in the thread's CPU time")
     args = ap.parse_args()
     print(f"matgo bot decision times, {pin_one_core()}")
     print(f"  rollout policy: {playout_rate(2000, args.seed):,.0f} full playouts/s")
-    budget = Budget(args.budget_ms / 1000)
+    budget = Budget(args.budget_ms / 1000, cpu=args.cpu_clock)
     wall, cpu = decision_times(args.bot, args.games, args.seed, budget)
     n = len(wall)
-    print(f"  {args.bot} (budget {args.budget_ms:g} ms), {n} decisions in {args.games} games:")
+    kind = "CPU time" if args.cpu_clock else "wall clock"
+    print(f"  {args.bot} (budget {args.budget_ms:g} ms, {kind}): {n} decisions, {args.games} games")
     for clock, times in (("wall clock", wall), ("CPU time", cpu)):
         t = sorted(times)
         q = statistics.quantiles(t, n=100)
