@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -50,38 +51,47 @@ def load(folders: list[Path], a: str, b: str) -> list[dict[str, Any]]:
     by_ms: dict[float, list[dict[str, Any]]] = {}
     for folder in folders:
         for p in folder.glob(f"{a}-vs-{b}-*ms*.json"):
-            r = json.loads(p.read_text())
+            text = p.read_text()
+            if not text.strip():
+                continue  # a match still being played
+            r = json.loads(text)
             by_ms.setdefault(r["budget"]["ms"], []).append(r)
     return [pool(by_ms[ms]) for ms in sorted(by_ms)]
 
 
 def plot(matches: list[dict[str, Any]], out: Path) -> None:
-    """Mean points per game with its CI, and the win rate, against the budget."""
+    """Mean points per game and the win rate, each with its 95% CI, against the budget."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullLocator
 
     ms = [r["budget"]["ms"] for r in matches]
     pts = [r["mean_points_a"] for r in matches]
     lo = [r["mean_points_a"] - r["ci95_points_a"][0] for r in matches]
     hi = [r["ci95_points_a"][1] - r["mean_points_a"] for r in matches]
     win = [100 * r["win_rate_a"] for r in matches]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    decided = [r["wins"]["a"] + r["wins"]["b"] for r in matches]
+    pairs = zip(win, decided, strict=True)
+    win_ci = [196 * math.sqrt(w / 100 * (1 - w / 100) / n) for w, n in pairs]  # binomial
+    fig, (ax, bx) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
     ax.errorbar(ms, pts, yerr=[lo, hi], fmt="o-", color="tab:blue", capsize=4)
     for x, y, r in zip(ms, pts, matches, strict=True):
-        ax.annotate(f"{r['games']} games", (x, y), textcoords="offset points", xytext=(6, -12),
+        ax.annotate(f"{r['games']} games", (x, y), textcoords="offset points", xytext=(6, 4),
                     fontsize=7, color="tab:gray")  # fmt: skip
     ax.axhline(0, color="tab:gray", linewidth=0.8)
-    ax.set_xscale("log")
-    ax.set_xticks(ms, [f"{m:g}" for m in ms])
-    ax.set_xlabel("time per decision (ms, one core)")
-    ax.set_ylabel("mean points per game (95% CI)", color="tab:blue")
-    twin = ax.twinx()
-    twin.plot(ms, win, "s--", color="tab:red")
-    twin.set_ylabel("decided games won (%)", color="tab:red")
+    ax.set_ylabel("A's mean points per game")
     a, b = matches[0]["a"], matches[0]["b"]
-    ax.set_title(f"Matgo: {a} against {b}, duplicate deals")
+    ax.set_title(f"Matgo: {a} against {b}, duplicate deals, 95% CIs")
+    bx.errorbar(ms, win, yerr=win_ci, fmt="s-", color="tab:red", capsize=4)
+    bx.axhline(50, color="tab:gray", linewidth=0.8)
+    bx.set_ylabel("decided games won by A (%)")
+    bx.set_xscale("log")
+    bx.xaxis.set_minor_locator(NullLocator())
+    bx.set_xticks(ms, [f"{m:g}" for m in ms])
+    cpu = all(r["budget"].get("cpu_clock") for r in matches)
+    bx.set_xlabel(f"time per decision (ms, one core{', CPU time' if cpu else ''})")
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=110)
