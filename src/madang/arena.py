@@ -344,6 +344,7 @@ def run_arena(
             "budget": {
                 "ms": None if budget.time_s is None else round(budget.time_s * 1000, 3),
                 "iterations": budget.iterations,
+                "cpu_clock": budget.cpu,
             },
             "games_per_deal": per_deal,
             "elapsed_s": round(time.perf_counter() - t0, 2),

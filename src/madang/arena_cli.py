@@ -74,6 +74,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="match seed: fixes every deal")
     p.add_argument("--budget-ms", type=float, default=100.0, help="time per decision (ms)")
     p.add_argument("--iterations", type=int, default=None, help="search samples per decision")
+    p.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="count the budget in each bot thread's CPU time, not wall time (shared machines)",
+    )
     p.add_argument("--records", metavar="DIR", default=None, help="write every game's record")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -81,7 +86,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _budget(args: argparse.Namespace) -> Budget:
     ms = args.budget_ms
-    return Budget(time_s=None if ms is None or ms <= 0 else ms / 1000, iterations=args.iterations)
+    time_s = None if ms is None or ms <= 0 else ms / 1000
+    return Budget(time_s=time_s, iterations=args.iterations, cpu=args.cpu_clock)
 
 
 def _load_learned(game: str, name: str) -> None:

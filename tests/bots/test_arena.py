@@ -50,6 +50,19 @@ def test_cli_tiny_match_json() -> None:
     assert r["decision_ms"]["a"]["bot"] == "hard"
     lo, hi = r["ci95_points_a"]
     assert lo <= r["mean_points_a"] <= hi
+    assert r["budget"] == {"ms": 100.0, "iterations": 2, "cpu_clock": False}
+
+
+def test_cli_cpu_clock_budget() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        rc = main(
+            ["arena", "matgo", "--a", "hard", "--b", "greedy", "--games", "2", "--seed", "3",
+             "--budget-ms", "5", "--cpu-clock", "--json", "--no-progress"]
+        )  # fmt: skip
+    assert rc == 0
+    budget = json.loads(out.getvalue())["budget"]
+    assert budget == {"ms": 5.0, "iterations": None, "cpu_clock": True}
 
 
 def test_cli_text_output_and_errors(capsys: pytest.CaptureFixture[str]) -> None:

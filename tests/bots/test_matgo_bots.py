@@ -175,6 +175,20 @@ def test_search_respects_its_time_budget() -> None:
     assert time.perf_counter() - t0 < 0.5  # 20 ms budget plus one sample; generous for CI
 
 
+def test_cpu_clock_budget_counts_the_threads_cpu_time() -> None:
+    import time
+
+    b = Budget(0.02, cpu=True)
+    t = time.thread_time()
+    assert t <= b.now() <= t + 0.01
+    assert Budget(0.02).now() >= time.perf_counter() - 0.01
+    g = new_game(seed=8)
+    t0 = time.thread_time()
+    a = SearchBot().act(view(g, g.current), g.legal_actions(), random.Random(0), b)
+    assert a in g.legal_actions()
+    assert 0.02 <= time.thread_time() - t0 < 0.5  # thinks 20 ms of its own CPU time
+
+
 @pytest.mark.parametrize(
     ("mine", "theirs", "better", "worse"),
     [

@@ -52,6 +52,9 @@ class Budget:
     ``time_s`` is a wall-clock limit in seconds, ``iterations`` a cap on search
     iterations (samples); either may be ``None`` (no limit of that kind). A search bot
     stops at whichever limit comes first; bots that do not search ignore the budget.
+    ``cpu``: count ``time_s`` in the thread's CPU time (``time.thread_time``) instead of
+    the wall clock, so that a measurement on a shared machine is not weakened by the
+    time other processes take (the arena's ``--cpu-clock``; play stays on the wall clock).
 
     >>> Budget(0.1).deadline(10.0)
     10.1
@@ -63,6 +66,7 @@ class Budget:
 
     time_s: float | None = 0.1
     iterations: int | None = None
+    cpu: bool = False
 
     def __post_init__(self) -> None:
         t = self.time_s
@@ -72,8 +76,13 @@ class Budget:
         if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
             raise RuleConfigError(f"iterations must be a positive integer or None, not {n!r}")
 
+    def now(self) -> float:
+        """The clock that :meth:`deadline` is read on: ``perf_counter`` or, with ``cpu``,
+        ``thread_time``."""
+        return time.thread_time() if self.cpu else time.perf_counter()
+
     def deadline(self, start: float) -> float:
-        """The ``perf_counter`` time by which a decision begun at ``start`` must end."""
+        """The :meth:`now` time by which a decision begun at ``start`` must end."""
         return start + self.time_s if self.time_s is not None else float("inf")
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from madang.bots.base import Budget
@@ -293,9 +294,9 @@ class SearchBot:
         """The candidate with the best mean playout value (the prior's choice on a tie)."""
         if len(legal) == 1:
             return legal[0]
-        clock = time.perf_counter
-        start = clock()
         budget = budget or Budget()
+        clock = budget.now
+        start = clock()
         deadline = budget.deadline(start)
         cap = budget.iterations or 1 << 30
         k = Knowledge.from_view(view, self.weights)
@@ -303,7 +304,7 @@ class SearchBot:
         if k.phase is Phase.GO_STOP:
             if not self.search_go:
                 return prior
-            return self.go_or_stop(view, k.me, prior, rng, deadline, cap)
+            return self.go_or_stop(view, k.me, prior, rng, deadline, cap, clock)
         cands = _candidates(k, legal, self.max_candidates)
         if prior not in cands:
             cands[-1] = prior
@@ -345,6 +346,7 @@ class SearchBot:
         rng: random.Random,
         deadline: float,
         cap: int,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> int:
         """고 or 스톱 by expected payment. 스톱's payment is known exactly (the settlement
         of the piles on the table, 박 and 고박 included); 고's is the mean, over sampled
@@ -360,7 +362,6 @@ class SearchBot:
         stop_value = float(net_points(stopped, me, n_pay)) + self.go_margin
         total = 0.0
         n = 0
-        clock = time.perf_counter
         while True:
             world = worlds.deal().clone()
             world.step(A.GO)
