@@ -75,17 +75,23 @@ def test_go_when_it_is_worth_more_than_stop() -> None:
     assert hard == A.GO
 
 
-def test_stop_when_go_is_worth_less_even_where_the_greedy_rule_goes() -> None:
-    # 8 points (three 광 and 고도리) against a pile with no 광: 스톱 pays 16 with 광박.
-    # The opponent has 4 points (초단, five 띠) and holds 10r towards 청단: 고 risks a
-    # 고박, with no 피 of one's own to keep off 피박.
-    g = _position(
+def _gobak_risk() -> MatgoState:
+    """8 points (three 광 and 고도리) against a pile with no 광: 스톱 pays 16 with 광박;
+    the opponent has 4 points and holds 10r towards 청단, so 고 risks a 고박."""
+    return _position(
         "01g 03g 08g 02a 04a 08a",
         "05p1 05p2 04r 05r 07r 06r 09r",
         "01p1 02p1 03p1 06a 07a 09a 10a 12a",
         "01p2 02p2 03p2 06p1 07p1 09p1 10r 12r",
         "04p1 05a 06p2 07p2 09p2 10p2 11p1 12d",
     )
+
+
+def test_stop_when_go_is_worth_less_even_where_the_greedy_rule_goes() -> None:
+    # 8 points (three 광 and 고도리) against a pile with no 광: 스톱 pays 16 with 광박.
+    # The opponent has 4 points (초단, five 띠) and holds 10r towards 청단: 고 risks a
+    # 고박, with no 피 of one's own to keep off 피박.
+    g = _gobak_risk()
     stop, go, se = _payments(g, 2000)
     assert stop == 16 and go < stop - 10 * se - 5
     hard, greedy = _answers(g)
@@ -93,12 +99,6 @@ def test_stop_when_go_is_worth_less_even_where_the_greedy_rule_goes() -> None:
 
 
 def test_the_greedy_rule_still_answers_with_search_go_off() -> None:
-    g = _position(
-        "01g 03g 08g 02a 04a 08a",
-        "05p1 05p2 04r 05r 07r 06r 09r",
-        "01p1 02p1 03p1 06a 07a 09a 10a 12a",
-        "01p2 02p2 03p2 06p1 07p1 09p1 10r 12r",
-        "04p1 05a 06p2 07p2 09p2 10p2 11p1 12d",
-    )
+    g = _gobak_risk()
     bot = SearchBot(search_go=False)
     assert bot.act(view(g, 0), g.legal_actions(), random.Random(0), Budget(None, 5)) == A.GO

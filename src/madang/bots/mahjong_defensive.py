@@ -213,21 +213,18 @@ class DefensiveBot(EfficiencyBot):
     """When pushing: how much ukeire (as a share of the best) one unit of danger costs."""
 
     def turn(self, t: Table, legal: list[Action]) -> Action:
+        """A kan, or the push discard (:meth:`push_choice`) unless folding is called for
+        and it is not safe enough; a fold discards the safest tile that is not fatal."""
         danger = DangerModel(t)
         kan = self.kan_choice(t, legal)
         if kan is not None:
             return kan
         options = self.rank_discards(t)
         best_eff = options[0][1]
-        best_acc = options[0][2]
         risks = {k: danger.danger(k) for k, _, _ in options}
         fatal = {k for k, _, _ in options if danger.fatal(k)}
         pool = [o for o in options if o[0] not in fatal] or options
-        near = [o for o in pool if o[1] == best_eff and o[2] >= self.near_ratio * best_acc]
-        near = near or pool[:1]
-        scale = max(best_acc, 1.0)
-        lam = self.risk_weight
-        pick = max(near, key=lambda o: o[2] / scale - lam * risks[o[0]])
+        pick = self.push_choice(t, options, pool, risks)
         fold = (danger.max_threat >= 1.0 and best_eff >= self.fold_declared) or (
             danger.strong_threat and best_eff >= self.fold_strong
         )
@@ -236,6 +233,23 @@ class DefensiveBot(EfficiencyBot):
             k = min(pool, key=lambda o: (round(risks[o[0]], 3), order[o[0]]))[0]
             return self.with_declaration(t, legal, k, 0.0)
         return self.with_declaration(t, legal, pick[0], pick[2])
+
+    def push_choice(
+        self,
+        t: Table,
+        options: list[tuple[int, float, float]],
+        pool: list[tuple[int, float, float]],
+        risks: dict[int, float],
+    ) -> tuple[int, float, float]:
+        """The discard when pushing: of those as close to ready as the best, the most
+        ukeire less ``risk_weight`` times the danger (``options`` as ranked, ``pool``
+        without the fatal ones)."""
+        best_eff, best_acc = options[0][1], options[0][2]
+        near = [o for o in pool if o[1] == best_eff and o[2] >= self.near_ratio * best_acc]
+        near = near or pool[:1]
+        scale = max(best_acc, 1.0)
+        lam = self.risk_weight
+        return max(near, key=lambda o: o[2] / scale - lam * risks[o[0]])
 
     def claim(self, t: Table, legal: list[Action], verbs: dict[str, Action]) -> Action:
         """Like the efficiency bot, but no 뽕/깡 while folding (two or more from ready

@@ -271,30 +271,22 @@ class ValueBot(DefensiveBot):
 
     # ------------------------------------------------------------------ own turn
 
-    def turn(self, t: Table, legal: list[Action]) -> Action:
-        """A kan, or the discard with the best expected points less danger (or a fold)."""
-        danger = DangerModel(t)
-        kan = self.kan_choice(t, legal)
-        if kan is not None:
-            return kan
-        options = self.rank_discards(t)
+    def push_choice(
+        self,
+        t: Table,
+        options: list[tuple[int, float, float]],
+        pool: list[tuple[int, float, float]],
+        risks: dict[int, float],
+    ) -> tuple[int, float, float]:
+        """The discard with the best expected points less danger, of those within
+        ``slack`` of the best shanten (the fold is the defensive bot's)."""
         best_eff = options[0][1]
         values = self.discard_values(t, t.hand, t.my_melds)
-        risks = {k: danger.danger(k) for k, _, _ in options}
-        fatal = {k for k, _, _ in options if danger.fatal(k)}
-        pool = [o for o in options if o[0] not in fatal] or options
         near = [o for o in pool if o[1] <= best_eff + self.slack] or pool[:1]
         scale = max(max(values[o[0]] for o in near), 1e-9)
         lam = self.risk_points
         order = {o[0]: i for i, o in enumerate(options)}
-        pick = max(near, key=lambda o: (values[o[0]] / scale - lam * risks[o[0]], -order[o[0]]))
-        fold = (danger.max_threat >= 1.0 and best_eff >= self.fold_declared) or (
-            danger.strong_threat and best_eff >= self.fold_strong
-        )
-        if fold and risks[pick[0]] > self.safe_enough:
-            k = min(pool, key=lambda o: (round(risks[o[0]], 3), order[o[0]]))[0]
-            return self.with_declaration(t, legal, k, 0.0)
-        return self.with_declaration(t, legal, pick[0], pick[2])
+        return max(near, key=lambda o: (values[o[0]] / scale - lam * risks[o[0]], -order[o[0]]))
 
     # ------------------------------------------------------------------ claims
 
