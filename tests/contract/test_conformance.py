@@ -131,3 +131,18 @@ def test_unknown_games_and_presets_are_typed_errors() -> None:
     for game in games():
         with pytest.raises(MadangError):
             spec(game).session("no-such-preset", 1)
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong", "pairs"])
+def test_a_resampled_world_plays_on_without_touching_the_session(game: str) -> None:
+    rng = random.Random(7)
+    s = spec(game).session(spec(game).presets()[0], 7)
+    before = (views(s), json.dumps(s.record(), default=str), s.match_scores())
+    world = s.resampled(None, rng)
+    for _ in range(5000):
+        if world.over:
+            break
+        seat = world.pending()[0]
+        world.step(seat, rng.choice(world.legal(seat)))
+    world.next_game()
+    assert (views(s), json.dumps(s.record(), default=str), s.match_scores()) == before

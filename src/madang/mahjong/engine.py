@@ -24,6 +24,7 @@ they were given in, so the same game always has the same record.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 from itertools import compress
@@ -1061,6 +1062,17 @@ class MahjongMatch:
         )
         self.hands.append(st)
         return st
+
+    def clone(self) -> MahjongMatch:
+        """An independent copy: the current hand cloned (the finished ones shared: no
+        step changes them), the scores and ledger copied, the seed stream too."""
+        new = copy.copy(self)
+        new._rng = copy.copy(self._rng)
+        new.scores = list(self.scores)
+        new.ledger = list(self.ledger)
+        new.hand = self.hand.clone()
+        new.hands = [*self.hands[:-1], new.hand]
+        return new
 
     def next_hand(self) -> HandState | None:
         """Settle the finished current hand and deal the next one (``None``: match over)."""

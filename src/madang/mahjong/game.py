@@ -213,7 +213,8 @@ class MahjongSession(Session):
         from madang.mahjong.engine import resample_hidden
 
         new = copy.copy(self)
-        new.match = copy.deepcopy(self.match)
+        new.rng = copy.copy(self.rng)
+        new.match = self.match.clone()
         resample_hidden(new.match.hand, seat, rng)
         return new
 

@@ -152,7 +152,7 @@ class MatgoSession(Session):
 
     def resampled(self, seat: int | None, rng: random.Random) -> MatgoSession:
         new = copy.copy(self)
-        new.match = copy.deepcopy(self.match)
+        new.match = self.match.clone()
         new.match.game.resample_hidden(seat, rng)
         new._public = None
         return new

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -92,6 +93,18 @@ class MatgoMatch:
         if seed is None:
             seed = self.rng.getrandbits(64)
         return new_game(self.rules, seed=seed, dealer=self.dealer, carry=self.carry)
+
+    def clone(self) -> MatgoMatch:
+        """An independent copy: the current game cloned, the ledger, balances and
+        records copied as lists (their entries are immutable), the seed stream too."""
+        new = copy.copy(self)
+        new.rng = copy.copy(self.rng)
+        new.first_draws = list(self.first_draws)
+        new.ledger = list(self.ledger)
+        new.balances = list(self.balances)
+        new.records = list(self.records)
+        new.game = self.game.clone()
+        return new
 
     def next_game(self) -> MatgoState:
         """Settle the finished game into the ledger and deal the next one."""
