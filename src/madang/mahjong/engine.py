@@ -33,6 +33,7 @@ from typing import Any, Final
 from madang.core.errors import (
     IllegalActionError,
     InvalidActionError,
+    MadangError,
     RecordError,
     RuleConfigError,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "MahjongMatch",
     "build_wall",
     "default_action",
+    "from_view",
     "legal_actions",
     "new_hand",
     "offered",
@@ -435,21 +437,27 @@ def _can_tsumo(st: HandState, seat: int) -> bool:
     return _score(st, seat, st.hands[seat], st.drawn, "tsumo", _tsumo_flags(st, seat), 0).valid
 
 
+def _declarable_waits(st: HandState, seat: int) -> tuple[int, ...]:
+    """The waits of the seat's hand (3k+1 tiles) if 엎어 may be declared on it, else ():
+    ready, and under a table minimum on a wait that reaches it."""
+    w = _waits_of(st, seat)
+    if w and st.rules.min_pan:
+        c = st.hands[seat]
+        for k in w:
+            if _score(st, seat, _with_tile(c, k), k, "ron", frozenset(), 0).valid:
+                return w
+        return ()
+    return w
+
+
 def _eopeo_waits(st: HandState, seat: int, tile: int) -> tuple[int, ...]:
     """The waits after discarding ``tile`` if 엎어 is allowed with that discard, else ()."""
     c = st.hands[seat]
     c[tile] -= 1
     try:
-        w = _waits_of(st, seat)
-        if w and st.rules.min_pan:
-            for k in w:
-                if _score(st, seat, _with_tile(c, k), k, "ron", frozenset(), 0).valid:
-                    break
-            else:
-                w = ()
+        return _declarable_waits(st, seat)
     finally:
         c[tile] += 1
-    return w
 
 
 def _can_declare(st: HandState, seat: int) -> bool:
@@ -617,6 +625,17 @@ def _place_discard(st: HandState, seat: int, tile: int, declare: str, events: li
 
 
 def _open_claims(st: HandState, discarder: int, tile: int, events: list[Event]) -> None:
+    pending, options = _claim_options(st, discarder, tile)
+    if not pending:
+        _next_turn(st, _AFTER[discarder][0], events)
+        return
+    _open_window(st, PHASE_CLAIM, pending, options, tile, discarder, events)
+
+
+def _claim_options(
+    st: HandState, discarder: int, tile: int
+) -> tuple[list[int], dict[int, tuple[Action, ...]]]:
+    """Who may claim the discarded ``tile`` (in turn order), and with which answers."""
     last = st.front == st.back  # 하이떼이: only 쏘아 on the last discard
     options: dict[int, tuple[Action, ...]] = {}
     pending: list[int] = []
@@ -636,10 +655,7 @@ def _open_claims(st: HandState, discarder: int, tile: int, events: list[Event]) 
         acts.append(_PASS[s])
         options[s] = tuple(acts)
         pending.append(s)
-    if not pending:
-        _next_turn(st, _AFTER[discarder][0], events)
-        return
-    _open_window(st, PHASE_CLAIM, pending, options, tile, discarder, events)
+    return pending, options
 
 
 def _open_window(
@@ -709,14 +725,21 @@ def _ankan(st: HandState, seat: int, tile: int, events: list[Event]) -> None:
     _replacement(st, seat, events)
 
 
-def _kakan(st: HandState, seat: int, tile: int, events: list[Event]) -> None:
+def _rob_options(
+    st: HandState, seat: int, tile: int
+) -> tuple[list[int], dict[int, tuple[Action, ...]]]:
+    """Who may rob ``seat``'s 가깡 of ``tile`` (창깡), in turn order."""
     robbers: dict[int, tuple[Action, ...]] = {}
     pending: list[int] = []
-    for i in (1, 2, 3):
-        s = (seat + i) % 4
+    for s in _AFTER[seat]:
         if _can_ron(st, s, tile, True):
             robbers[s] = (_RON[s], _PASS[s])
             pending.append(s)
+    return pending, robbers
+
+
+def _kakan(st: HandState, seat: int, tile: int, events: list[Event]) -> None:
+    pending, robbers = _rob_options(st, seat, tile)
     _add_to_pon(st, seat, tile, events)
     if not pending:
         _made_call(st)
@@ -823,6 +846,431 @@ def resample_hidden(state: HandState, seat: int | None, rng: random.Random) -> N
             state.drawn = rng.choice(tiles)
         state.turn_shanten = _shanten(state, turn)
     state._legal = None
+
+
+# -- a state from a view ---------------------------------------------------------------
+
+_DECLARED_CODES: Final = {None: 0, "eopeo": 1, "bulleo": 2}
+_MELD_KINDS: Final = ("pon", "kan", "ankan")
+_CHOW_STARTS: Final = tuple(k for k in range(18) if k % 9 <= 6)
+_WORLD_TRIES: Final = 400
+"""Deals tried for a world before :func:`from_view` gives up (a claim window nobody
+else could be asked in, or a declared hand that cannot be built from the unseen tiles)."""
+_READY_TRIES: Final = 60
+
+
+def from_view(v: Mapping[str, Any], rng: random.Random) -> HandState:
+    """A full hand consistent with a seat's view (:func:`madang.mahjong.view.view`):
+    every visible fact kept, the tiles the seat cannot see dealt at random (OpenSpiel's
+    ResampleFromInfostate; see :func:`resample_hidden` to re-deal a true state).
+
+    What the view does not show is chosen so that the world could be the real hand:
+
+    * the other seats' concealed tiles and the live wall are dealt from the unseen
+      tiles; a seat that declared 엎어 gets a ready hand it could have declared on (its
+      waits become its fixed waits), a 불러 seat one ready on exactly its shown waits;
+    * another seat's 골라 쏘아 금지 is off; counts only the table shows (discards made,
+      draws, whether a call was made) are derived from the rivers and melds;
+    * in an open claim window the seats asked are those the dealt hands let claim the
+      tile, at least one besides the viewer if the viewer has answered or was not
+      asked (deals are drawn until that holds; after many plain deals one of the
+      others is dealt a hand that can claim: a pair of the tile or a ready hand on it);
+      answers already given by others are forgotten (they are hidden), the viewer's
+      own stands;
+    * the wall's order and the moves so far are unknown: ``wall`` holds the live wall
+      only (``-1`` outside it) and ``history`` is empty.
+
+    A declared hand is built as a complete hand less one tile (or six pairs and a
+    single), so its shape is random but not uniform over all ready hands. A bad or
+    inconsistent view raises :class:`RecordError`.
+
+    >>> from madang.mahjong.view import view
+    >>> st = new_hand(seed=4)
+    >>> w = from_view(view(st, st.turn), random.Random(0))
+    >>> view(w, st.turn) == view(st, st.turn), legal_actions(w) == legal_actions(st)
+    (True, True)
+    """
+    seat = v.get("seat") if isinstance(v, Mapping) else None
+    if type(seat) is not int or not 0 <= seat < 4 or v.get("game") != "mahjong":
+        raise RecordError("a state from a view needs a seat's mahjong view (with its hand)")
+    try:
+        return _from_view(v, seat, rng)
+    except RecordError:
+        raise
+    except (MadangError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise RecordError(f"bad view: {e}") from None
+
+
+def _seat_no(x: Any) -> int:
+    if type(x) is not int or not 0 <= x < 4:
+        raise RecordError(f"not a seat: {x!r}")
+    return x
+
+
+def _from_view(v: Mapping[str, Any], seat: int, rng: random.Random) -> HandState:
+    phase = v["phase"]
+    if phase not in (PHASE_DISCARD, PHASE_CLAIM, PHASE_ROB) or v["result"] is not None:
+        raise RecordError(f"no hidden tiles to deal in phase {phase!r}")
+    pot = v["pot"]
+    if type(pot) is not int or pot < 0:
+        raise RecordError(f"bad pot: {pot!r}")
+    st = HandState.blank(
+        MahjongRules.from_dict(v["rules"]),
+        (),
+        _seat_no(v["dealer"]),
+        parse_tiles(v["round_wind"])[0],
+        pot,
+    )
+    if st.round_wind not in WINDS:
+        raise RecordError(f"bad round wind: {v['round_wind']!r}")
+    left = list(_FULL_SET)
+
+    def take(kinds: Sequence[int], n: int = 1) -> None:
+        for k in kinds:
+            left[k] -= n
+            if left[k] < 0:
+                raise RecordError(f"the view shows too many {tile_name(k)}")
+
+    players = v["players"]
+    if len(players) != 4:
+        raise RecordError("a view has four players")
+    turn = _seat_no(v["turn"])
+    concealed: list[int] = []
+    for s, p in enumerate(players):
+        for m in p["melds"]:
+            kind, tile, source = m["kind"], parse_tiles(m["tile"])[0], m["from"]
+            if kind not in _MELD_KINDS or tile >= NUM_KINDS or not -1 <= source < 4:
+                raise RecordError(f"bad meld: {m!r}")
+            if (source < 0) != (kind == "ankan") or source == s:
+                raise RecordError(f"bad meld source: {m!r}")
+            st.melds[s].append(MeldInfo(kind, tile, source))
+            take([tile], 3 if kind == "pon" else 4)
+        st.rivers[s] = parse_tiles("".join(p["river"]))
+        st.flowers[s] = parse_tiles("".join(p["flowers"]))
+        if any(k >= NUM_KINDS for k in st.rivers[s]) or any(k < NUM_KINDS for k in st.flowers[s]):
+            raise RecordError("a flower in a river, or a plain tile among flowers")
+        take(st.rivers[s])
+        take(st.flowers[s])
+        declared = _DECLARED_CODES[p["declared"]]
+        st.declared[s] = declared
+        st.double[s] = bool(p["double"]) and declared > 0
+        if declared == 2:
+            st.declared_waits[s] = tuple(parse_tiles("".join(p["waits"])))
+        if declared and any(m.kind != "ankan" for m in st.melds[s]):
+            raise RecordError("a declared hand with an open meld")
+        n = p["concealed"]
+        size = 13 - 3 * len(st.melds[s]) + (phase == PHASE_DISCARD and s == turn)
+        if n != size:
+            raise RecordError(f"seat {s} holds {n!r} tiles, not {size}")
+        concealed.append(n)
+    for s in range(4):
+        for k in st.rivers[s]:
+            st.discarded[s] |= 1 << k
+        st.discards_made[s] = len(st.rivers[s])
+    for melds in st.melds:
+        for m in melds:
+            if m.source >= 0:  # the claimed tile was that seat's discard
+                st.discarded[m.source] |= 1 << m.tile
+                st.discards_made[m.source] += 1
+    st.any_call = any(st.melds)
+    st.draws = [st.discards_made[s] + (phase == PHASE_DISCARD and s == turn) for s in range(4)]
+
+    own = players[seat]
+    hand = [0] * NUM_KINDS
+    kinds = parse_tiles("".join(own["hand"]))
+    take(kinds)
+    for k in kinds:
+        hand[k] += 1
+    if len(kinds) != concealed[seat] or max(kinds, default=0) >= NUM_KINDS:
+        raise RecordError("the seat's own hand does not match its count")
+    st.hands[seat] = hand
+    st.golla[seat] = bool(own["golla"])
+
+    drew = bool(v["drew"]) and phase == PHASE_DISCARD
+    st.kan_draw = bool(v["kan_draw"]) and drew
+    st.turn = turn
+    st.phase = phase
+    if phase == PHASE_DISCARD:
+        st.pending = [turn]
+        if v["claim"] is not None:
+            raise RecordError("a claim in a turn")
+    else:
+        claim = v["claim"]
+        st.claim_tile = parse_tiles(claim["tile"])[0]
+        st.claim_from = _seat_no(claim["from"])
+        if st.claim_tile >= NUM_KINDS:
+            raise RecordError("a flower cannot be claimed")
+        if phase == PHASE_CLAIM and st.rivers[st.claim_from][-1:] != [st.claim_tile]:
+            raise RecordError("the claimed tile is not the last discard of its seat")
+        if phase == PHASE_ROB and MeldInfo("kan", st.claim_tile) not in [
+            MeldInfo(m.kind, m.tile) for m in st.melds[st.claim_from]
+        ]:
+            raise RecordError("the robbed tile is not on a kan of its seat")
+    if seat == turn and phase == PHASE_DISCARD:
+        drawn = own["drawn"]
+        if (drawn is not None) != drew:
+            raise RecordError("the seat's drawn tile does not match 'drew'")
+        st.drawn = -1 if drawn is None else parse_tiles(drawn)[0]
+        if drawn is not None and not hand[st.drawn]:
+            raise RecordError("the drawn tile is not in the hand")
+    if st.declared[seat]:
+        base = hand[:]
+        if st.drawn >= 0 and seat == turn:
+            base[st.drawn] -= 1
+        st.hands[seat] = base
+        w = _waits_of(st, seat)
+        st.hands[seat] = hand
+        if st.declared[seat] == 2 and w != st.declared_waits[seat]:
+            raise RecordError("the seat's waits do not match its 불러")
+        _fix_waits(st, seat, w)
+
+    wall_count = v["wall_count"]
+    backs = sum(len(f) for f in st.flowers) + sum(m.kind != "pon" for ms in st.melds for m in ms)
+    st.back = 104 - backs
+    st.front = st.back - wall_count
+    flowers_left = [k for k in range(NUM_KINDS, len(_FULL_SET)) if left[k]]
+    hidden = [s for s in range(4) if s != seat]
+    unseen = sum(left[:NUM_KINDS])
+    if (
+        type(wall_count) is not int
+        or st.front < 53
+        or unseen + len(flowers_left) != (sum(concealed[s] for s in hidden) + wall_count)
+    ):
+        raise RecordError("the view is inconsistent: hidden tile counts do not add up")
+
+    order = sorted(hidden, key=lambda s: -st.declared[s])  # the constrained hands first
+    claimers = [s for s in _AFTER[st.claim_from] if s != seat] if phase != PHASE_DISCARD else []
+    for attempt in range(_WORLD_TRIES):
+        pool = left[:NUM_KINDS]
+        force: tuple[int, str] | None = None
+        if claimers and attempt >= _WORLD_TRIES // 4:
+            # Plain deals found nobody else to ask: build a claimer (a ready hand on the
+            # tile, or a pair of it), as the real window had one.
+            can_pon = phase == PHASE_CLAIM and st.front < st.back
+            pons = [s for s in claimers if can_pon and not st.declared[s]]
+            use_pon = pons and pool[st.claim_tile] >= 2 and rng.random() < 0.5
+            force = (rng.choice(pons), "pon") if use_pon else (rng.choice(claimers), "ron")
+            order = [force[0]] + [s for s in order if s != force[0]]
+        if _deal_world(st, order, pool, concealed, drew, rng, force) and _world_window(st, seat, v):
+            live = [k for k in range(NUM_KINDS) for _ in range(pool[k])] + flowers_left
+            rng.shuffle(live)
+            st.wall = (-1,) * st.front + tuple(live) + (-1,) * (104 - st.back)
+            if st.phase == PHASE_DISCARD and not st.declared[turn]:
+                st.turn_shanten = _shanten(st, turn)
+            st._legal = None
+            return st
+    raise RecordError("no world found for the view: its declared hands or claim window")
+
+
+def _fix_waits(st: HandState, seat: int, w: tuple[int, ...]) -> None:
+    """A declared seat's waits, fixed; on its turn, whether its drawn tile wins."""
+    mask = 0
+    for k in w:
+        mask |= 1 << k
+    st.declared_waits[seat] = w
+    st._waits[seat] = mask
+    if st.phase == PHASE_DISCARD and st.turn == seat:
+        st.turn_shanten = -1 if st.drawn >= 0 and (mask >> st.drawn) & 1 else 0
+
+
+def _draw_from(pool: list[int], n: int, rng: random.Random) -> list[int] | None:
+    """``n`` tiles at random from the pool (counts by kind, taken out of it)."""
+    tiles = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
+    if len(tiles) < n:
+        return None
+    hand = [0] * NUM_KINDS
+    for k in rng.sample(tiles, n):
+        hand[k] += 1
+        pool[k] -= 1
+    return hand
+
+
+def _deal_world(
+    st: HandState,
+    order: list[int],
+    pool: list[int],
+    concealed: list[int],
+    drew: bool,
+    rng: random.Random,
+    force: tuple[int, str] | None = None,
+) -> bool:
+    """Deal the hidden hands from ``pool`` in ``order``; ``force``: a seat given a
+    ``"ron"`` (a ready hand on the claimed tile) or a ``"pon"`` (a pair of it). False
+    to deal again."""
+    for s in order:
+        draws_now = drew and s == st.turn
+        forced = force[1] if force is not None and force[0] == s else ""
+        if forced == "pon":
+            pool[st.claim_tile] -= 2
+            got = _draw_from(pool, concealed[s] - 2, rng)
+            if got is None:
+                return False
+            got[st.claim_tile] += 2
+            st.hands[s] = got
+            st._waits[s] = -1
+            continue
+        if st.declared[s] or forced:
+            through = st.claim_tile if forced else -1
+            hand = _ready_hand(st, s, pool, concealed[s] - draws_now, rng, through)
+            if hand is None:
+                return False
+            if draws_now:
+                got = _draw_from(pool, 1, rng)
+                if got is None:
+                    return False
+                st.drawn = got.index(1)
+                hand[st.drawn] += 1
+            if st.declared[s]:
+                _fix_waits(st, s, st.declared_waits[s])
+            else:
+                st._waits[s] = -1
+        else:
+            got = _draw_from(pool, concealed[s], rng)
+            if got is None:
+                return False
+            hand = got
+            st._waits[s] = -1
+            if draws_now:
+                st.drawn = rng.choice([k for k in range(NUM_KINDS) for _ in range(hand[k])])
+        st.hands[s] = hand
+    return True
+
+
+def _complete_hand(
+    c: list[int], sets: int, seeds: Sequence[int], rng: random.Random
+) -> list[int] | None:
+    """A complete hand of ``sets`` sets and a pair taken out of the counts ``c``, with a
+    group holding each kind of ``seeds`` where one fits (or seven pairs, a tenth of the
+    time); None if the counts ran short."""
+    hand = [0] * NUM_KINDS
+    if sets == 4 and rng.random() < 0.1:  # 칠대작 (seven pairs), the seeds' pairs first
+        for i in range(7):
+            pairs = [k for k in range(NUM_KINDS) if c[k] >= 2 and not hand[k]]
+            first = [k for k in seeds[i : i + 1] if k in pairs]
+            if not pairs:
+                return None
+            k = first[0] if first else rng.choice(pairs)
+            c[k] -= 2
+            hand[k] += 2
+        return hand
+    groups: list[tuple[int, ...]] = []
+    paired = False
+    for t in seeds:
+        options: list[tuple[int, ...]] = []
+        if not paired and c[t] >= 2:
+            options.append((t, t))
+        if len(groups) - paired < sets:
+            if c[t] >= 3:
+                options.append((t, t, t))
+            options += [
+                (k, k + 1, k + 2)
+                for k in (t - 2, t - 1, t)
+                if k in _CHOW_STARTS and c[k] and c[k + 1] and c[k + 2]
+            ]
+        if options:
+            g = rng.choice(options)
+            for k in g:
+                c[k] -= 1
+                hand[k] += 1
+            groups.append(g)
+            paired = paired or len(g) == 2
+    if not paired:
+        pairs = [k for k in range(NUM_KINDS) if c[k] >= 2]
+        if not pairs:
+            return None
+        k = rng.choice(pairs)
+        c[k] -= 2
+        hand[k] += 2
+        groups.append((k, k))
+    while len(groups) - 1 < sets:
+        options = [(k, k, k) for k in range(NUM_KINDS) if c[k] >= 3]
+        options += [(k, k + 1, k + 2) for k in _CHOW_STARTS if c[k] and c[k + 1] and c[k + 2]]
+        if not options:
+            return None
+        g = rng.choice(options)
+        for k in g:
+            c[k] -= 1
+            hand[k] += 1
+        groups.append(g)
+    return hand
+
+
+def _ready_hand(
+    st: HandState, s: int, pool: list[int], size: int, rng: random.Random, through: int = -1
+) -> list[int] | None:
+    """A ready hand of ``size`` (3k+1) tiles from the pool for seat ``s``, taken out of
+    the pool; None if none was found. It is a complete hand less one tile. With
+    ``through``, the seat can 쏘아 that tile (the claim now offered). For a declared seat,
+    a hand it could have declared on (for 불러, ready on exactly its shown waits), its
+    waits set as the seat's declared waits."""
+    declared = st.declared[s]
+    want = st.declared_waits[s] if declared == 2 else None
+    seeds = [through] if through >= 0 else list(want or ())
+    robbed = st.phase == PHASE_ROB
+    for _ in range(_READY_TRIES):
+        # The tile left out of the complete hand need not be unseen (the claimed tile
+        # is on the table; a wait's every copy may be): each seed gets one copy more.
+        c = pool[:]
+        for k in seeds:
+            c[k] += 1
+        rng.shuffle(seeds)
+        hand = _complete_hand(c, size // 3, seeds, rng)
+        if hand is None:
+            continue
+        held = [k for k in range(NUM_KINDS) for _ in range(hand[k]) if not seeds or k in seeds]
+        if not held:
+            continue
+        hand[rng.choice(held)] -= 1
+        if any(n > p for n, p in zip(hand, pool, strict=True)):
+            continue
+        c = [p - n for n, p in zip(hand, pool, strict=True)]
+        st.hands[s] = hand
+        w = _declarable_waits(st, s) if declared else _waits_of(st, s)
+        if not w or (want is not None and w != want):
+            continue
+        if through >= 0:
+            mask = 0
+            for k in w:
+                mask |= 1 << k
+            st._waits[s] = mask if declared else -1
+            if not _can_ron(st, s, through, robbed):
+                continue
+        pool[:] = c
+        if declared:
+            st.declared_waits[s] = w
+        return hand
+    return None
+
+
+def _world_window(st: HandState, seat: int, v: Mapping[str, Any]) -> bool:
+    """Open the claim window of the world from its dealt hands; False to deal again."""
+    if st.phase == PHASE_DISCARD:
+        return True
+    if st.phase == PHASE_CLAIM:
+        pending, options = _claim_options(st, st.claim_from, st.claim_tile)
+    else:
+        pending, options = _rob_options(st, st.claim_from, st.claim_tile)
+    asked = seat in v["pending"]
+    answered = v["answered"]
+    answers: dict[int, Action] = {}
+    if seat in pending:
+        if answered is not None:
+            answer = Action.parse(answered, seat)
+            if answer not in options[seat] or asked:
+                raise RecordError(f"the seat's answer {answered!r} is not one it had")
+            answers[seat] = answer
+            pending.remove(seat)
+        elif not asked:
+            raise RecordError("the seat could claim the tile but was not asked")
+    elif asked or answered is not None:
+        raise RecordError("the seat was asked about a tile it cannot claim")
+    if not pending:
+        return False
+    st.pending = pending
+    st.options = options
+    st.answers = answers
+    st.window_start = 0
+    return True
 
 
 # -- claim windows ---------------------------------------------------------------------

@@ -40,12 +40,14 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
     Keys: ``seat``, ``rules``, ``dealer``, ``round_wind``, ``pot``, ``wall_count``,
     ``turn``, ``phase``, ``pending`` (the turn seat during a turn; in a claim window only
     the viewer, if asked), ``claim`` (the tile offered in a window and who offered it),
-    ``legal_actions`` (the viewer's, in notation), ``players`` (one dict per seat:
-    ``seat``, ``wind``, ``concealed`` count, ``hand`` (the viewer's own tiles, else
-    ``None``), ``drawn``, ``melds``, ``river``, ``flowers``, ``declared``, ``double``,
-    ``face_down``, ``waits`` (불러 only), ``golla``, ``my_waits`` and ``jinting`` (own
-    only: the ready hand's waits and whether one is among its own discards)), and
-    ``result`` once the hand is over (winners' hands are shown then).
+    ``drew`` (the turn seat drew a tile this turn: false after a 뽕), ``kan_draw`` (that
+    draw replaced a kan), ``answered`` (the viewer's own answer in the open claim window,
+    once given, else ``None``), ``legal_actions`` (the viewer's, in notation),
+    ``players`` (one dict per seat: ``seat``, ``wind``, ``concealed`` count, ``hand``
+    (the viewer's own tiles, else ``None``), ``drawn``, ``melds``, ``river``,
+    ``flowers``, ``declared``, ``double``, ``face_down``, ``waits`` (불러 only), ``golla``,
+    ``my_waits`` and ``jinting`` (own only: the ready hand's waits and whether one is
+    among its own discards)), and ``result`` once the hand is over (winners' hands are shown then).
     """
     if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
         raise InvalidActionError(f"a view is for seat 0-3 or None (spectator), not {seat!r}")
@@ -96,6 +98,13 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
         "claim": (
             {"tile": tile_name(state.claim_tile), "from": state.claim_from}
             if state.claim_tile >= 0
+            else None
+        ),
+        "drew": state.phase == PHASE_DISCARD and state.drawn >= 0,
+        "kan_draw": state.phase == PHASE_DISCARD and state.kan_draw,
+        "answered": (
+            str(answer)
+            if seat is not None and (answer := state.answers.get(seat)) is not None
             else None
         ),
         "legal_actions": ([str(a) for a in legal_actions(state, seat)] if seat is not None else []),
