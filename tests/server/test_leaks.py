@@ -159,7 +159,7 @@ async def run_games(game: str, games: int, seed: int) -> tuple[int, int, int, in
             invite="x",
             seats=[],
             created_by=users[0]["id"],
-        ),
+        )[0],
         game=game,
         preset="default",
         stake=1,

@@ -1,8 +1,8 @@
 """The ASGI app: the client's static files, the JSON API and the table WebSockets.
 
 :func:`create_app` builds it from a :class:`~madang.server.config.ServerConfig`; at start
-it applies the Alembic migrations and closes every game a previous run left unfinished
-(as ``aborted``, with no payment). The endpoints are routers of their own
+it applies the Alembic migrations and rebuilds every table a previous run left open from
+its journal (:mod:`madang.server.resume`): the games go on. The endpoints are routers of their own
 (``routes_accounts``, ``routes_reading``, ``routes_tables``, ``routes_ws``) over the
 shared helpers of :mod:`madang.server.deps`; messages: ``docs/protocol.md``.
 """
@@ -25,6 +25,7 @@ from madang.server import routes_accounts, routes_reading, routes_tables, routes
 from madang.server.config import ServerConfig
 from madang.server.db import close_db_threads, make_engine, migrate, run_in_db
 from madang.server.deps import Hub
+from madang.server.resume import resume_tables
 from madang.server.security import Guard
 from madang.server.wire import WireError, wire_error
 
@@ -40,7 +41,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         engine = make_engine(config.url())
         await run_in_db(engine, migrate)
         hub = Hub(config, engine)
-        hub.aborted_at_start = await hub.db(store.abort_running)
+        hub.resumed_at_start, hub.aborted_at_start = await resume_tables(
+            config, engine, hub.rooms, lambda r: hub.forget(r.table_id)
+        )
         app.state.hub = hub
         try:
             yield

@@ -70,6 +70,8 @@ tables = sa.Table(
     sa.Column("created_by", sa.Integer, sa.ForeignKey("users.id")),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("closed_at", sa.DateTime(timezone=True)),
+    sa.Column("seed", sa.String(24)),
+    sa.Column("rules", sa.JSON),
 )
 
 games = sa.Table(

@@ -48,7 +48,10 @@ class Hub:
         self.sockets: dict[str, int] = {}
         """Open table WebSockets per client address."""
         self.rooms: dict[int, Room] = {}
+        self.resumed_at_start = 0
+        """Tables rebuilt from the journal at start."""
         self.aborted_at_start = 0
+        """Games aborted at start because their table's history did not replay."""
 
     def forget(self, table_id: int) -> None:
         """Drop a closed table."""

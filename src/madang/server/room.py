@@ -272,6 +272,46 @@ class Room:
 
     # ------------------------------------------------------------------ outside API
 
+    def restore(
+        self,
+        session: Session | None,
+        *,
+        status: Status,
+        game_id: int | None,
+        moves: int,
+        games_played: int,
+        last_result: dict[str, Any] | None,
+        offering: bool,
+    ) -> None:
+        """Set up a table rebuilt after a restart (:mod:`madang.server.resume`), before
+        :meth:`start`: its session replayed from the journal, the people's seats waiting
+        for them to reconnect (the grace runs from now), the timers of the seats asked
+        fresh, an offer's pause begun again. The streams start at the clock in
+        milliseconds, above every version the table's earlier life sent, so a client's
+        ``hello`` from before gets a snapshot."""
+        self.session = session
+        self.status = status
+        self.game_id = game_id
+        self.moves_stored = moves
+        self.games_played = games_played
+        self.last_result = last_result
+        base = int(time.time() * 1000)
+        for stream in self.streams.values():
+            stream.version = base
+        now = time.monotonic()
+        for s in self.seats:
+            if s.kind == Kind.HUMAN and s.user_id is not None:
+                s.disconnected_at = now
+                s.bot_control = s.left
+        if status == Status.PLAYING and session is not None:
+            if offering:
+                self.offer_until = now + self.config.claim_seconds
+            self._ask(None)
+        elif status == Status.BETWEEN:
+            self.next_deadline = now + self.config.next_game_seconds
+            if self.last_result is not None:
+                self.last_result["next_deadline"] = self._epoch_ms(self.next_deadline)
+
     def start(self) -> None:
         """Start the actor task."""
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"room-{self.table_id}")
@@ -325,6 +365,10 @@ class Room:
         """Handle the queue until the table closes."""
         if self.status == Status.WAITING and self._all_seated():
             await self._guard(self._start_game())
+            await self._guard(self._run_due())
+        elif self.session is not None:  # rebuilt after a restart
+            if self._playing() and self.session.over and self.offer_until is None:
+                await self._guard(self._finish([]))  # its last move ended it, unsettled
             await self._guard(self._run_due())
         while not self.closing:
             msg = await self.queue.get()
@@ -480,7 +524,10 @@ class Room:
         return out
 
     async def _save_table(self) -> None:
-        seats = [{"kind": s.kind, "user_id": s.user_id, "level": s.level} for s in self.seats]
+        seats = [
+            {"kind": s.kind, "user_id": s.user_id, "level": s.level, "left": s.left}
+            for s in self.seats
+        ]
         await run_in_db(self.engine, store.update_table, self.table_id, self.status, seats)
 
     # ------------------------------------------------------------------ games
@@ -624,18 +671,22 @@ class Room:
         payments = sess.payments()
         record = sess.record()
         scores = sess.match_scores()
-        result = await run_in_db(
-            self.engine,
-            store.finish_game,
-            game_id=game_id,
-            game=self.game,
-            stake=self.stake,
-            players=players,
-            outcome=outcome,
-            payments=payments,
-            record=record,
-            match_scores=scores,
-        )
+        try:
+            result = await run_in_db(
+                self.engine,
+                store.finish_game,
+                game_id=game_id,
+                game=self.game,
+                stake=self.stake,
+                players=players,
+                outcome=outcome,
+                payments=payments,
+                record=record,
+                match_scores=scores,
+            )
+        except store.AlreadySettled as e:  # settled before a restart: not paid twice
+            log.warning("table %s: game %s was settled already", self.table_id, game_id)
+            result = dict(e.result or {})
         self.games_played += 1
         result["game_id"] = self.game_id
         result["match_over"] = scores is not None

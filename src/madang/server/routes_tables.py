@@ -88,7 +88,7 @@ async def create_table(request: Request) -> Response:
             bot = await hub.db(store.bot_user, s.level)
             s.user_id, s.username = bot["id"], bot["username"]
     invite = store.new_invite()
-    table_id = await hub.db(
+    table_id, seed = await hub.db(
         lambda eng: store.create_table(
             eng,
             game=game,
@@ -98,6 +98,8 @@ async def create_table(request: Request) -> Response:
             invite=invite,
             seats=[{"kind": s.kind, "user_id": s.user_id, "level": s.level} for s in seats],
             created_by=user["id"],
+            rules=overrides or {},
+            deal_seed=config.deal_seed,
         )
     )
     room = Room(
@@ -112,7 +114,7 @@ async def create_table(request: Request) -> Response:
         seats=seats,
         config=config,
         engine=hub.engine,
-        seed=None if config.deal_seed is None else config.deal_seed + table_id,
+        seed=seed,
         on_close=lambda r: hub.forget(r.table_id),
     )
     hub.rooms[table_id] = room

@@ -47,6 +47,16 @@ class NameTaken(Exception):
         self.username = username
 
 
+class AlreadySettled(Exception):
+    """A game settled before (by this process before a restart, or by another): nothing
+    is paid twice. ``result`` is what it was settled with."""
+
+    def __init__(self, game_id: int, result: dict[str, Any] | None) -> None:
+        super().__init__(f"game {game_id} is already settled")
+        self.game_id = game_id
+        self.result = result
+
+
 _settle_lock = threading.Lock()
 
 
@@ -242,10 +252,15 @@ def create_table(
     invite: str,
     seats: list[dict[str, Any]],
     created_by: int,
-) -> int:
-    """Insert a table row; its id."""
+    rules: dict[str, Any] | None = None,
+    deal_seed: int | None = None,
+) -> tuple[int, int]:
+    """Insert a table row with the options changed from its preset (``rules``) and its
+    seed: ``deal_seed`` plus the table's id (reproducible deals, for tests), else 64
+    random bits. Returns the id and the seed (every deal at the table follows from it,
+    so a restart can rebuild its games)."""
     with eng.begin() as c:
-        return int(
+        tid = int(
             c.execute(
                 sa.insert(db.tables).values(
                     game=game,
@@ -257,9 +272,13 @@ def create_table(
                     seats=seats,
                     created_by=created_by,
                     created_at=now(),
+                    rules=rules or {},
                 )
             ).inserted_primary_key[0]  # type: ignore[index]
         )
+        seed = secrets.randbits(64) if deal_seed is None else deal_seed + tid
+        c.execute(sa.update(db.tables).where(db.tables.c.id == tid).values(seed=str(seed)))
+    return tid, seed
 
 
 def update_table(eng: Engine, table_id: int, status: str, seats: list[dict[str, Any]]) -> None:
@@ -334,19 +353,70 @@ def journal(eng: Engine, game_id: int) -> tuple[dict[str, Any] | None, list[dict
     return start, [dict(r._mapping) for r in rows]
 
 
-def abort_running(eng: Engine) -> int:
-    """At start: close every game still ``playing`` as ``aborted`` (no payment) and
-    every table not closed. Returns the number of games aborted."""
+def unfinished_tables(eng: Engine) -> list[dict[str, Any]]:
+    """At start: every table not closed, as what a restart needs to rebuild it: the
+    table's row (``id``, ``game``, ``preset``, ``rules``, ``seed``, ``stake``,
+    ``private``, ``invite``, ``seats`` with each seat's ``username``), and its games in
+    order (``id``, ``game_no``, ``status``, ``record``, ``result``, ``moves``: the
+    journal, each ``seat``, ``move``, ``timed_out``)."""
+    with eng.connect() as c:
+        tables = [
+            dict(r._mapping)
+            for r in c.execute(
+                sa.select(db.tables).where(db.tables.c.status != "closed").order_by(db.tables.c.id)
+            )
+        ]
+        names = {
+            int(r.id): r.username
+            for r in c.execute(
+                sa.select(db.users.c.id, db.users.c.username).where(
+                    db.users.c.id.in_(
+                        {s["user_id"] for t in tables for s in t["seats"] if s.get("user_id")}
+                    )
+                )
+            )
+        }
+        for t in tables:
+            t["seats"] = [{**s, "username": names.get(s.get("user_id") or 0)} for s in t["seats"]]
+            rows = c.execute(
+                sa.select(
+                    db.games.c.id,
+                    db.games.c.game_no,
+                    db.games.c.status,
+                    db.games.c.record,
+                    db.games.c.result,
+                )
+                .where(db.games.c.table_id == t["id"])
+                .order_by(db.games.c.id)
+            ).all()
+            t["games"] = [dict(r._mapping) for r in rows]
+            for g in t["games"]:
+                g["moves"] = [
+                    dict(m._mapping)
+                    for m in c.execute(
+                        sa.select(
+                            db.game_moves.c.seat, db.game_moves.c.move, db.game_moves.c.timed_out
+                        )
+                        .where(db.game_moves.c.game_id == g["id"])
+                        .order_by(db.game_moves.c.seq)
+                    )
+                ]
+    return tables
+
+
+def abort_table(eng: Engine, table_id: int, reason: str) -> int:
+    """Close a table that cannot be rebuilt: its game in play ``aborted`` (no payment,
+    ``reason`` stored); the number of games aborted."""
     t = now()
     with eng.begin() as c:
         n = c.execute(
             sa.update(db.games)
-            .where(db.games.c.status == "playing")
-            .values(status="aborted", end_reason="aborted", finished_at=t)
+            .where(db.games.c.table_id == table_id, db.games.c.status == "playing")
+            .values(status="aborted", end_reason=reason[:40], finished_at=t)
         ).rowcount
         c.execute(
             sa.update(db.tables)
-            .where(db.tables.c.status != "closed")
+            .where(db.tables.c.id == table_id)
             .values(status="closed", closed_at=t)
         )
     return int(n or 0)
@@ -369,6 +439,11 @@ _UPDATE_RATING = sa.update(db.ratings).where(
     db.ratings.c.user_id == sa.bindparam("uid"), db.ratings.c.game == sa.bindparam("g")
 )
 _FINISH_GAME = sa.update(db.games).where(db.games.c.id == sa.bindparam("gid"))
+_CLAIM_SETTLEMENT = (
+    sa.update(db.games)
+    .where(db.games.c.id == sa.bindparam("gid"), db.games.c.status == "playing")
+    .values(status="settling")
+)
 
 
 def _rating_row(c: Connection, user_id: int, game: str) -> Any:
@@ -423,6 +498,11 @@ def finish_game(
         result["winners"] = outcome["winners"]
     changes: dict[str, dict[str, float]] = {}
     with _settle_lock, eng.begin() as c:
+        # The game's row is claimed first: only the settlement that turns it from
+        # ``playing`` pays (a second one, racing or after a restart, changes nothing).
+        if not c.execute(_CLAIM_SETTLEMENT, {"gid": game_id}).rowcount:
+            done = c.execute(sa.select(db.games.c.result).where(db.games.c.id == game_id))
+            raise AlreadySettled(game_id, done.scalar())
         rows = []
         for p in pays:
             payer, payee = players[p["from"]], players[p["to"]]
