@@ -21,7 +21,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from madang.core.errors import MadangError
-from madang.server import routes_accounts, routes_reading, routes_tables, routes_ws, store
+from madang.server import (
+    routes_accounts,
+    routes_ops,
+    routes_reading,
+    routes_tables,
+    routes_ws,
+    store,
+)
 from madang.server.config import ServerConfig
 from madang.server.db import close_db_threads, make_engine, migrate, run_in_db
 from madang.server.deps import Hub
@@ -41,13 +48,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         engine = make_engine(config.url())
         await run_in_db(engine, migrate)
         hub = Hub(config, engine)
-        hub.resumed_at_start, hub.aborted_at_start = await resume_tables(
-            config, engine, hub.rooms, lambda r: hub.forget(r.table_id)
-        )
+        if config.redis_url:  # one of several processes: tables are claimed by lease
+            from madang.server.cluster import Cluster
+
+            hub.cluster = Cluster(hub)
+            await hub.cluster.start()
+        else:
+            hub.resumed_at_start, hub.aborted_at_start = await resume_tables(
+                config, engine, hub.rooms, lambda r: hub.forget(r.table_id)
+            )
         app.state.hub = hub
         try:
             yield
         finally:
+            if hub.cluster is not None:
+                await hub.cluster.stop()  # hands the tables over first
             for room in list(hub.rooms.values()):
                 await room.shutdown()
             hub.passwords.close()
@@ -84,7 +99,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         w = WireError(code, str(e.detail))
         return JSONResponse({"error": w.to_dict()}, status_code=e.status_code)
 
-    for module in (routes_accounts, routes_reading, routes_tables, routes_ws):
+    for module in (routes_accounts, routes_reading, routes_tables, routes_ws, routes_ops):
         app.include_router(module.router)
 
     # ------------------------------------------------------------------ the client

@@ -23,6 +23,12 @@ def register_cli(sub: Any) -> None:
         help="deal table T from seed N+T (reproducible deals for tests; not for a public server)",
     )
     p.add_argument("--log-level", default="warning", help="uvicorn log level")
+    p.add_argument(
+        "--redis-url",
+        default="",
+        help="redis://host:port/db: one of several processes on one PostgreSQL (docs/deploy.md)",
+    )
+    p.add_argument("--node-id", default="", help="this process's name in a cluster")
     sec = p.add_argument_group("security (docs/server.md, Security)")
     sec.add_argument(
         "--secure-cookie",
@@ -149,6 +155,8 @@ def config_from_args(args: argparse.Namespace) -> Any:
         ws_per_address=args.ws_per_address,
         ws_idle_s=args.ws_idle,
         claim_seconds=args.claim_seconds,
+        redis_url=args.redis_url,
+        node_id=args.node_id,
     )
     try:
         return override(config, args.set)
@@ -191,14 +199,50 @@ def uvicorn_config(
 
 def serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted."""
-    import uvicorn
-
     from madang.server.app import create_app
 
     config = config_from_args(args)
     app = create_app(config)
     tune_runtime()
-    uvicorn.Server(
+    draining_server(
         uvicorn_config(app, config, host=args.host, port=args.port, log_level=args.log_level)
     ).run()
     return 0
+
+
+def _draining_server() -> Any:
+    import asyncio
+
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        """uvicorn's server, but ``SIGTERM`` in a cluster first hands the tables over
+        (:meth:`madang.server.cluster.Cluster.drain`: readiness turns 503, the leases
+        are released and named so that other processes claim them at once), then stops
+        as uvicorn does (sockets closed: clients reconnect elsewhere)."""
+
+        _draining = False
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            hub = getattr(getattr(self.config.app, "state", None), "hub", None)
+            cluster = getattr(hub, "cluster", None)
+            if cluster is None or self._draining:
+                super().handle_exit(sig, frame)
+                return
+            self._draining = True
+            loop = asyncio.get_event_loop()
+
+            async def drain_then_exit() -> None:
+                try:
+                    await asyncio.wait_for(cluster.drain(), 10)
+                finally:
+                    super(DrainingServer, self).handle_exit(sig, frame)
+
+            loop.call_soon_threadsafe(lambda: loop.create_task(drain_then_exit()))
+
+    return DrainingServer
+
+
+def draining_server(config: Any) -> Any:
+    """The server of ``madang serve`` (see :func:`_draining_server`)."""
+    return _draining_server()(config)

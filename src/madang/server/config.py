@@ -111,6 +111,17 @@ class ServerConfig:
     deal_seed: int | None = None
     """Deal table ``N``'s games from seed ``deal_seed + N`` (reproducible deals, for tests
     and demonstrations; never on a public server). None: an unpredictable seed per table."""
+    redis_url: str = ""
+    """Redis (``redis://host:port/db``): this process is one of several serving the same
+    database (:mod:`madang.server.cluster`, ``docs/deploy.md``). Empty: one process."""
+    node_id: str = ""
+    """This process's name in the cluster (empty: host, port and a random suffix)."""
+    lease_s: float = 2.0
+    """A table's owner holds it by a Redis lease this long, renewed a third as often; a
+    table whose lease is gone for ``lease_s / 2`` more is claimed by another process."""
+    scan_s: float = 0.5
+    """How often a process looks for tables nobody holds (and checks the owners of the
+    tables its connections play at)."""
 
     def url(self) -> str:
         """The database URL in force."""

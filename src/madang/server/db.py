@@ -224,11 +224,19 @@ def alembic_config(url: str | None = None) -> Any:
     return cfg
 
 
+MIGRATION_LOCK = 0x6D6164616E67  # "madang"
+"""The PostgreSQL advisory lock held while migrating."""
+
+
 def migrate(engine: Engine) -> None:
     """Apply every Alembic migration not yet applied to ``engine``'s database."""
     from alembic import command
 
     cfg = alembic_config()
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # several processes may start at once (a cluster): one migrates, the others
+            # wait for its transaction and then find nothing left to do
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

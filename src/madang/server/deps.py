@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import Request, WebSocket
 from fastapi.responses import Response
@@ -16,6 +16,9 @@ from madang.server.auth import Passwords, RateLimits, Throttles
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.room import Room
+
+if TYPE_CHECKING:  # pragma: no cover
+    from madang.server.cluster import Cluster, RemoteTable
 from madang.server.wire import WireError
 
 T = TypeVar("T")
@@ -48,6 +51,8 @@ class Hub:
         self.sockets: dict[str, int] = {}
         """Open table WebSockets per client address."""
         self.rooms: dict[int, Room] = {}
+        self.cluster: Cluster | None = None
+        """This process's part of a cluster (``--redis-url``), else None."""
         self.resumed_at_start = 0
         """Tables rebuilt from the journal at start."""
         self.aborted_at_start = 0
@@ -56,6 +61,34 @@ class Hub:
     def forget(self, table_id: int) -> None:
         """Drop a closed table."""
         self.rooms.pop(table_id, None)
+
+    async def table(self, table_id: int) -> Room | RemoteTable | None:
+        """An open table: played here, or (in a cluster) owned by another process."""
+        if self.cluster is not None:
+            return await self.cluster.table(table_id)
+        return self.rooms.get(table_id)
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The open public tables as the lobby lists them (every process's)."""
+        if self.cluster is not None:
+            entries = await self.cluster.entries()
+            rows = [e["summary"] for e in entries if not e["private"] and not e["closing"]]
+            return sorted(rows, key=lambda t: int(t["id"]))
+        return [r.summary() for r in self.rooms.values() if not r.private and not r.closing]
+
+    async def tables_of(self, user_id: int) -> int:
+        """How many open tables ``user_id`` sits at (every process's)."""
+        if self.cluster is not None:
+            return sum(
+                1
+                for e in await self.cluster.entries()
+                if not e["closing"]
+                and any(
+                    u == user_id and not left
+                    for u, left in zip(e["people"], e["left"], strict=True)
+                )
+            )
+        return sum(1 for r in self.rooms.values() if not r.closing and r.sits(user_id))
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store function in the database threads (:func:`run_in_db`)."""

@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from madang.core.errors import MadangError
 from madang.server import store
@@ -31,6 +32,7 @@ from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.games import BotPlayer, Session, make_session
 from madang.server.journal import journal_of
+from madang.server.metrics import MOVE_SECONDS, MOVES
 from madang.server.wire import WireError, wire_error
 
 log = logging.getLogger("madang.server")
@@ -269,6 +271,11 @@ class Room:
         """While a move is offered for claims (``Session.offering``): when the pause ends."""
         self.deferred: list[Any] = []
         """The events of the offer's pause that the table sees when it ends."""
+        self.on_change: Callable[[Room], None] | None = None
+        """Called after each message the room handled (a cluster's lobby entry)."""
+        self.on_lost: Callable[[Room], None] | None = None
+        """Called when the room stopped because another process wrote its game (the
+        journal refused a move number already stored): the table is someone else's."""
 
     # ------------------------------------------------------------------ outside API
 
@@ -371,6 +378,8 @@ class Room:
                 await self._guard(self._finish([]))  # its last move ended it, unsettled
             await self._guard(self._run_due())
         while not self.closing:
+            if self.on_change is not None:
+                self.on_change(self)
             msg = await self.queue.get()
             await self._guard(self._handle(msg))
             if not self.closing:
@@ -596,7 +605,9 @@ class Room:
             )
         if seat not in self._askable():
             raise WireError("illegal_action", "you have nothing to answer now")
+        started = time.perf_counter()
         await self._apply(seat, action)
+        MOVE_SECONDS.observe(time.perf_counter() - started)
 
     async def _apply(self, seat: int, move: str, *, timed_out: bool = False) -> None:
         """Play ``seat``'s move; ``timed_out``: the default answer when its time ran out
@@ -640,12 +651,20 @@ class Room:
                     "timed_out": timed_out,
                 }
             )
+        except IntegrityError as e:
+            # Move number taken: another process holds this table (a lost lease). Stop
+            # without writing anything more; the table is rebuilt from what was stored.
+            log.warning("table %s: move %s of game %s was stored by another process (%s)",
+                        self.table_id, self.moves_stored, self.game_id, e.orig)  # fmt: skip
+            self._abandon()
+            raise WireError("busy", "the table moved to another server: reconnect") from None
         except Exception:
             log.exception("table %s: move %s of game %s not stored", self.table_id,
                           self.moves_stored, self.game_id)  # fmt: skip
             await self._close("the table could not save its game")
             raise WireError("internal", "the move could not be saved") from None
         self.moves_stored += 1
+        MOVES.inc()
 
     async def _end_offer(self) -> None:
         """The pause after an offered move is over: show what followed it."""
@@ -961,6 +980,16 @@ class Room:
                         conn.send(text)
                 return
         conn.send(dumps(self._snapshot(key)))
+
+    def _abandon(self) -> None:
+        """Stop from inside the actor without touching the database: the connections
+        close (their clients reconnect) and :attr:`on_lost` is told."""
+        self.closing = True
+        self._cancel_timer()
+        for c in self._all_conns():
+            c.close()
+        if self.on_lost is not None:
+            self.on_lost(self)
 
     async def shutdown(self) -> None:
         """Stop the actor (server shutdown): connections are closed, nothing is paid."""

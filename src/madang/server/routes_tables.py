@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, Response
 
 from madang.core.registry import spec as game_spec
 from madang.server import store
+from madang.server.cluster import RemoteTable
 from madang.server.deps import body, bot_levels, current_user, hub_of, need_user
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
@@ -22,8 +23,8 @@ from madang.server.wire import WireError
 router = APIRouter()
 
 
-def room_of(request: Request, table_id: int) -> Room:
-    room = hub_of(request).rooms.get(table_id)
+async def room_of(request: Request, table_id: int) -> Room | RemoteTable:
+    room = await hub_of(request).table(table_id)
     if room is None or room.closing:
         raise WireError("not_found", f"no open table {table_id}")
     return room
@@ -31,8 +32,7 @@ def room_of(request: Request, table_id: int) -> Room:
 
 @router.get("/api/tables")
 async def list_tables(request: Request) -> dict[str, Any]:
-    rooms = hub_of(request).rooms.values()
-    return {"tables": [r.summary() for r in rooms if not r.private and not r.closing][:200]}
+    return {"tables": (await hub_of(request).lobby())[:200]}
 
 
 @router.post("/api/tables", openapi_extra=documented("table"))
@@ -41,7 +41,9 @@ async def create_table(request: Request) -> Response:
     config = hub.config
     user = await need_user(request)
     data = await body(request)
-    sitting = sum(1 for r in hub.rooms.values() if not r.closing and r.sits(user["id"]))
+    if hub.cluster is not None and hub.cluster.draining:
+        raise WireError("busy", "this server is shutting down: try again")
+    sitting = await hub.tables_of(user["id"])
     if sitting >= config.tables_per_user:
         raise WireError(
             "too_many_tables",
@@ -118,6 +120,8 @@ async def create_table(request: Request) -> Response:
         on_close=lambda r: hub.forget(r.table_id),
     )
     hub.rooms[table_id] = room
+    if hub.cluster is not None:
+        await hub.cluster.claim_new(room)
     room.start()
     return JSONResponse(
         {
@@ -131,7 +135,7 @@ async def create_table(request: Request) -> Response:
 
 @router.get("/api/tables/{table_id}")
 async def get_table(request: Request, table_id: int) -> dict[str, Any]:
-    room = room_of(request, table_id)
+    room = await room_of(request, table_id)
     user = await current_user(request)
     seated = room.seat_of(user["id"] if user else None) is not None
     if room.private and not seated and request.query_params.get("invite") != room.invite:
@@ -141,7 +145,7 @@ async def get_table(request: Request, table_id: int) -> dict[str, Any]:
 
 @router.post("/api/tables/{table_id}/join", openapi_extra=documented("join"))
 async def join_table(request: Request, table_id: int) -> dict[str, Any]:
-    room = room_of(request, table_id)
+    room = await room_of(request, table_id)
     user = await need_user(request)
     data = await body(request)
     seat, invite = data.get("seat"), data.get("invite")
@@ -151,12 +155,14 @@ async def join_table(request: Request, table_id: int) -> dict[str, Any]:
     if invite is not None and not isinstance(invite, str):
         raise WireError("bad_request", "invite must be a string")
     got = await asyncio.wait_for(room.call(Join(user, seat, invite, data.get("stake"))), 10)
+    if isinstance(room, RemoteTable):  # the lobby's entry as its owner has it now
+        room = await hub_of(request).table(table_id) or room
     return {"table": room.summary(with_invite=True), "seat": got}
 
 
 @router.post("/api/tables/{table_id}/leave", openapi_extra=documented("empty"))
 async def leave_table(request: Request, table_id: int) -> dict[str, Any]:
-    room = room_of(request, table_id)
+    room = await room_of(request, table_id)
     user = await need_user(request)
     await asyncio.wait_for(room.call(Leave(user)), 10)
     return {"ok": True}

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import time
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from madang.server import store
+from madang.server.cluster import EdgeConn, RemoteTable
 from madang.server.config import ServerConfig
 from madang.server.deps import COOKIE, Hub, client_addr, hub_of
 from madang.server.room import Act, Attach, Conn, Drop, Hello, Ready, Room, dumps
@@ -39,23 +41,39 @@ async def ws_table(ws: WebSocket, table_id: int) -> None:
 async def _table_socket(ws: WebSocket, hub: Hub, table_id: int) -> None:
     config = hub.config
     await ws.accept()
-    room = hub.rooms.get(table_id)
+    try:
+        room = await hub.table(table_id)
+    except WireError as e:  # a table between owners (a cluster's failover)
+        await ws.send_text(dumps(e.to_message()))
+        await ws.close(code=4503)
+        return
     if room is None or room.closing:
         await ws.send_text(dumps(WireError("not_found", "no open table").to_message()))
         await ws.close(code=4404)
         return
     user = await hub.db(store.session_user, ws.cookies.get(COOKIE))
-    seat = room.seat_of(user["id"] if user else None)
-    if seat is None and room.private and ws.query_params.get("invite") != room.invite:
-        await ws.send_text(dumps(WireError("forbidden", "private table").to_message()))
-        await ws.close(code=4403)
-        return
-    conn = Conn(seat, user["username"] if user else None)
-    try:
-        await asyncio.wait_for(room.call(Attach(conn)), 10)
-    except (TimeoutError, WireError):
-        await ws.close(code=4404)
-        return
+    invite = ws.query_params.get("invite")
+    conn: Conn
+    if isinstance(room, RemoteTable):  # owned by another process: through it
+        conn = EdgeConn(None, user["username"] if user else None, secrets.token_hex(8), room.owner)
+        try:
+            await room.attach(conn, user, invite)
+        except WireError as e:
+            await ws.send_text(dumps(e.to_message()))
+            await ws.close(code=4403 if e.code == "forbidden" else 4404)
+            return
+    else:
+        seat = room.seat_of(user["id"] if user else None)
+        if seat is None and room.private and invite != room.invite:
+            await ws.send_text(dumps(WireError("forbidden", "private table").to_message()))
+            await ws.close(code=4403)
+            return
+        conn = Conn(seat, user["username"] if user else None)
+        try:
+            await asyncio.wait_for(room.call(Attach(conn)), 10)
+        except (TimeoutError, WireError):
+            await ws.close(code=4404)
+            return
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
     bucket = TokenBucket(config.rate_per_s, config.rate_burst)
     try:
@@ -105,7 +123,7 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
 
 
 async def _reader(
-    ws: WebSocket, conn: Conn, room: Room, bucket: TokenBucket, config: ServerConfig
+    ws: WebSocket, conn: Conn, room: Room | RemoteTable, bucket: TokenBucket, config: ServerConfig
 ) -> None:
     greeted = False  # a client must say hello soon, then speak (ping) now and then
     while True:

@@ -360,48 +360,55 @@ def unfinished_tables(eng: Engine) -> list[dict[str, Any]]:
     order (``id``, ``game_no``, ``status``, ``record``, ``result``, ``moves``: the
     journal, each ``seat``, ``move``, ``timed_out``)."""
     with eng.connect() as c:
-        tables = [
-            dict(r._mapping)
-            for r in c.execute(
-                sa.select(db.tables).where(db.tables.c.status != "closed").order_by(db.tables.c.id)
+        rows = c.execute(
+            sa.select(db.tables).where(db.tables.c.status != "closed").order_by(db.tables.c.id)
+        ).all()
+        return [_table_plan(c, dict(r._mapping)) for r in rows]
+
+
+def unfinished_table(eng: Engine, table_id: int) -> dict[str, Any] | None:
+    """One table as :func:`unfinished_tables` gives it (None if it is closed)."""
+    with eng.connect() as c:
+        row = c.execute(
+            sa.select(db.tables).where(db.tables.c.id == table_id, db.tables.c.status != "closed")
+        ).first()
+        return None if row is None else _table_plan(c, dict(row._mapping))
+
+
+def open_table_ids(eng: Engine) -> list[int]:
+    """The ids of the tables not closed."""
+    with eng.connect() as c:
+        return [int(r.id) for r in c.execute(_OPEN_TABLES)]
+
+
+def _table_plan(c: Connection, t: dict[str, Any]) -> dict[str, Any]:
+    ids = {s["user_id"] for s in t["seats"] if s.get("user_id")}
+    names = {
+        int(r.id): r.username
+        for r in c.execute(
+            sa.select(db.users.c.id, db.users.c.username).where(db.users.c.id.in_(ids))
+        )
+    }
+    t["seats"] = [{**s, "username": names.get(s.get("user_id") or 0)} for s in t["seats"]]
+    rows = c.execute(
+        sa.select(
+            db.games.c.id, db.games.c.game_no, db.games.c.status, db.games.c.record,
+            db.games.c.result,
+        )
+        .where(db.games.c.table_id == t["id"])
+        .order_by(db.games.c.id)
+    ).all()  # fmt: skip
+    t["games"] = [dict(r._mapping) for r in rows]
+    for g in t["games"]:
+        g["moves"] = [
+            dict(m._mapping)
+            for m in c.execute(
+                sa.select(db.game_moves.c.seat, db.game_moves.c.move, db.game_moves.c.timed_out)
+                .where(db.game_moves.c.game_id == g["id"])
+                .order_by(db.game_moves.c.seq)
             )
         ]
-        names = {
-            int(r.id): r.username
-            for r in c.execute(
-                sa.select(db.users.c.id, db.users.c.username).where(
-                    db.users.c.id.in_(
-                        {s["user_id"] for t in tables for s in t["seats"] if s.get("user_id")}
-                    )
-                )
-            )
-        }
-        for t in tables:
-            t["seats"] = [{**s, "username": names.get(s.get("user_id") or 0)} for s in t["seats"]]
-            rows = c.execute(
-                sa.select(
-                    db.games.c.id,
-                    db.games.c.game_no,
-                    db.games.c.status,
-                    db.games.c.record,
-                    db.games.c.result,
-                )
-                .where(db.games.c.table_id == t["id"])
-                .order_by(db.games.c.id)
-            ).all()
-            t["games"] = [dict(r._mapping) for r in rows]
-            for g in t["games"]:
-                g["moves"] = [
-                    dict(m._mapping)
-                    for m in c.execute(
-                        sa.select(
-                            db.game_moves.c.seat, db.game_moves.c.move, db.game_moves.c.timed_out
-                        )
-                        .where(db.game_moves.c.game_id == g["id"])
-                        .order_by(db.game_moves.c.seq)
-                    )
-                ]
-    return tables
+    return t
 
 
 def abort_table(eng: Engine, table_id: int, reason: str) -> int:
@@ -439,6 +446,7 @@ _UPDATE_RATING = sa.update(db.ratings).where(
     db.ratings.c.user_id == sa.bindparam("uid"), db.ratings.c.game == sa.bindparam("g")
 )
 _FINISH_GAME = sa.update(db.games).where(db.games.c.id == sa.bindparam("gid"))
+_OPEN_TABLES = sa.select(db.tables.c.id).where(db.tables.c.status != "closed")
 _CLAIM_SETTLEMENT = (
     sa.update(db.games)
     .where(db.games.c.id == sa.bindparam("gid"), db.games.c.status == "playing")
