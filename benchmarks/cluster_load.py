@@ -3,7 +3,7 @@ on one PostgreSQL and one Redis behind HAProxy (``docs/deploy.md``), against one
 without Redis, at the same total load.
 
     python3 benchmarks/cluster_load.py --database-url postgresql://… [--tables 60]
-        [--seconds 20] [--think-ms 500] [--steps 40,80,160,320] [--json PATH]
+        [--seconds 20] [--think-ms 500] [--steps 10,20,40,80,160] [--json PATH]
 
 Each table is a Matgo game between a person — a WebSocket client of this script,
 connected through HAProxy (round robin, so most clients reach a process that does not
@@ -12,8 +12,9 @@ after a think time (uniform 0.5×–1.5× ``--think-ms``) and starts the next ga
 each result. Printed, for each set-up:
 
 * move latency p50 / p99 (sending a move → the update that shows it) and moves/s;
-* CPU per move of the server processes (and of Redis), from ``/proc``: the cost of
-  routing through Redis is the difference against the single process;
+* CPU per person's move (with the bot's answer) of the server processes and of Redis,
+  from ``/proc``, less what they spend idle (measured for 3 s before the load): the
+  cost of routing through Redis is the difference against the single process;
 * failover (3 processes): one process is killed with ``kill -9``; for each table whose
   owner or whose client's process it was, the time from the kill to the next move
   served, p50 / p99;
@@ -85,7 +86,9 @@ class Client:
             try:
                 async with websockets.connect(url, additional_headers=headers,
                                               open_timeout=10) as ws:  # fmt: skip
-                    await ws.send(json.dumps({"type": "hello", "last_version": self.version}))
+                    # a snapshot: a move sent just before the socket dropped may be
+                    # lost, and the snapshot asks the question again
+                    await ws.send(json.dumps({"type": "hello", "last_version": None}))
                     await self._play(ws, until)
             except (OSError, websockets.WebSocketException, TimeoutError):
                 self.errors += 1
@@ -174,6 +177,10 @@ class Setup:
 async def drive(setup: Setup, tables: int, seconds: float, think_s: float,
                 kill_after: float | None = None) -> dict[str, Any]:  # fmt: skip
     port = setup.proxy.port
+    i0, t0 = setup.cpu(), time.monotonic()  # the processes' own idle work (timers, scans)
+    await asyncio.sleep(3.0)
+    i1, t1 = setup.cpu(), time.monotonic()
+    idle = ((i1[0] - i0[0]) / (t1 - t0), (i1[1] - i0[1]) / (t1 - t0))
     cookies = [guest(port) for _ in range(max(1, tables // 50 + 1))]
     tids = [new_table(port, cookies[i % len(cookies)], "matgo") for i in range(tables)]
     clients = [Client(port, cookies[i % len(cookies)], t, think_s, i) for i, t in enumerate(tids)]
@@ -197,6 +204,7 @@ async def drive(setup: Setup, tables: int, seconds: float, think_s: float,
         await asyncio.to_thread(victim.kill)
     await asyncio.gather(*tasks)
     c1 = setup.cpu()
+    span = time.monotonic() - warm
     lat = [s for c in clients for (t, s) in c.latencies if t >= warm]
     out: dict[str, Any] = {
         "tables": tables,
@@ -204,8 +212,9 @@ async def drive(setup: Setup, tables: int, seconds: float, think_s: float,
         "moves_per_s": len(lat) / seconds,
         "p50_ms": 1000 * pct(lat, 0.5),
         "p99_ms": 1000 * pct(lat, 0.99),
-        "server_cpu_ms_per_move": 1000 * (c1[0] - c0[0]) / max(1, len(lat)),
-        "redis_cpu_ms_per_move": 1000 * (c1[1] - c0[1]) / max(1, len(lat)),
+        "server_cpu_ms_per_move": 1000 * (c1[0] - c0[0] - idle[0] * span) / max(1, len(lat)),
+        "redis_cpu_ms_per_move": 1000 * (c1[1] - c0[1] - idle[1] * span) / max(1, len(lat)),
+        "server_idle_cpu_per_s": idle[0],
         "errors": sum(c.errors for c in clients),
     }
     if killed_at is not None:
@@ -231,7 +240,7 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=60)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--think-ms", type=float, default=500.0)
-    ap.add_argument("--steps", default="40,80,160,320")
+    ap.add_argument("--steps", default="10,20,40,80,160")
     ap.add_argument("--json", default="")
     a = ap.parse_args()
     if not a.database_url.startswith("postgresql"):

@@ -102,6 +102,7 @@ class Node:
         args += [str(o.pop("claim_seconds")), "--turn-seconds", str(o.pop("turn_seconds"))]
         args += ["--tables-per-user", "1000", "--guest-limit", "100000/hour"]
         args += ["--connections-per-address", "100000", "--ws-per-address", "100000"]
+        args += ["--forwarded-allow-ips", "127.0.0.1"]  # HAProxy's X-Forwarded-For
         for k, v in {"grace_seconds": 0.5, "next_game_seconds": 0.5, "bot_budget_s": 0.01,
                      "argon2_time_cost": 1, "argon2_memory_kib": 8192, **o}.items():  # fmt: skip
             args += ["--set", f"{k}={v}"]
@@ -144,6 +145,7 @@ defaults
     timeout server 60s
     timeout tunnel 1h
     option redispatch
+    option forwardfor
     retries 3
 frontend madang
     bind 127.0.0.1:{port}
@@ -256,7 +258,9 @@ class Player:
             try:
                 async with websockets.connect(url, additional_headers=headers,
                                               open_timeout=10) as ws:  # fmt: skip
-                    await ws.send(json.dumps({"type": "hello", "last_version": self.version}))
+                    # a snapshot: a move sent just before the socket dropped may be
+                    # lost, and the snapshot asks the question again
+                    await ws.send(json.dumps({"type": "hello", "last_version": None}))
                     await self._session(ws, deadline)
             except websockets.ConnectionClosed as e:
                 code = e.rcvd.code if e.rcvd is not None else None

@@ -306,3 +306,56 @@ def test_a_table_whose_journal_does_not_replay_is_closed_unpaid_with_a_reason(
     assert [(g["id"], g["status"]) for g in games] == [(game_id, "aborted")]
     assert c2.get("/api/tables").json()["tables"] == []
     assert c2.get("/api/me").json()["balance"] == balance
+
+
+def test_settlements_racing_in_threads_pay_once(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eight settlements of one game at once (threads with their own connections and
+    without the process's settlement lock, as several processes would be): one pays,
+    the others get AlreadySettled."""
+    import contextlib
+    import threading
+
+    monkeypatch.setattr(store, "_settle_lock", contextlib.nullcontext())
+    from madang.server.db import make_engine, migrate
+
+    eng = make_engine(db_url)
+    migrate(eng)
+    a, b = (store.create_user(eng, n, None) for n in ("ra", "rb"))
+    tid, _ = store.create_table(
+        eng, game="matgo", preset="default", stake=5, private=False, invite="x",
+        seats=[], created_by=a["id"],
+    )  # fmt: skip
+    gid = store.start_game(
+        eng, table_id=tid, game="matgo", preset="default", stake=5, game_no=1,
+        players=[a["id"], b["id"]],
+    )  # fmt: skip
+    args: dict[str, Any] = {
+        "game_id": gid, "game": "matgo", "stake": 5, "players": [a["id"], b["id"]],
+        "outcome": {"winner": 1, "points": 7, "reason": "stop"},
+        "payments": [(0, 1, 7, "stop")], "record": {"moves": []}, "match_scores": None,
+    }  # fmt: skip
+    barrier = threading.Barrier(8)
+    got: list[str] = []
+
+    def settle() -> None:
+        barrier.wait()
+        try:
+            store.finish_game(eng, **args)
+            got.append("paid")
+        except store.AlreadySettled:
+            got.append("already")
+
+    threads = [threading.Thread(target=settle) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    eng.dispose()
+    eng = make_engine(db_url)
+    assert sorted(got) == ["already"] * 7 + ["paid"]
+    assert store.balance(eng, a["id"]) == -35 and store.balance(eng, b["id"]) == 35
+    with eng.connect() as c:
+        assert c.execute(sa.select(sa.func.count()).select_from(db.ledger)).scalar() == 2
+    eng.dispose()

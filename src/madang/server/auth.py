@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import time
 import unicodedata
@@ -26,12 +27,13 @@ from typing import TypeVar
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from limits import parse
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from madang.server.wire import WireError
 
 T = TypeVar("T")
+log = logging.getLogger("madang.server")
 
 # Letters are Latin (after NFKC), Hangul syllables or compatibility jamo (ㅋㅋ), but not
 # the Hangul fillers, which render as nothing (U+3164, and U+115F/U+1160/U+FFA0 that
@@ -249,20 +251,32 @@ class Throttles:
 
 
 class RateLimits:
-    """Per-address caps on making accounts (moving windows, ``limits`` in memory)."""
+    """Per-address caps on making accounts (moving windows of ``limits``: in memory, or
+    in Redis when several processes serve the same players, so the caps are shared)."""
 
-    def __init__(self, register: str, guest: str) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+    def __init__(self, register: str, guest: str, storage_url: str = "") -> None:
+        storage = storage_from_string(storage_url) if storage_url else MemoryStorage()
+        assert isinstance(storage, Storage)  # the synchronous kind (redis://, memory://)
+        self._limiter = MovingWindowRateLimiter(storage)
         self._items = {"register": parse(register), "guest": parse(guest)}
 
     def hit(self, what: str, addr: str) -> None:
         """Count one ``what`` (``register``, ``guest``) from ``addr``; ``throttled`` when over."""
-        if not self._limiter.hit(self._items[what], what, addr):
+        try:
+            allowed = self._limiter.hit(self._items[what], what, addr)
+        except Exception as e:  # the shared store is down: let the account be made
+            log.warning("account limits unavailable (%s): not applied", e)
+            return
+        if not allowed:
             self._refuse(what, addr)
 
     def peek(self, what: str, addr: str) -> None:
         """Raise ``throttled`` if a ``what`` from ``addr`` would be refused (counts nothing)."""
-        if not self._limiter.test(self._items[what], what, addr):
+        try:
+            allowed = self._limiter.test(self._items[what], what, addr)
+        except Exception:
+            return
+        if not allowed:
             self._refuse(what, addr)
 
     def _refuse(self, what: str, addr: str) -> None:

@@ -47,7 +47,7 @@ class Hub:
             config.login_address_failures,
             config.login_name_failures,
         )
-        self.limits = RateLimits(config.register_limit, config.guest_limit)
+        self.limits = RateLimits(config.register_limit, config.guest_limit, config.redis_url)
         self.sockets: dict[str, int] = {}
         """Open table WebSockets per client address."""
         self.rooms: dict[int, Room] = {}
