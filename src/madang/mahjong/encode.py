@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,15 @@ import numpy.typing as npt
 
 from madang.core.errors import InvalidActionError
 from madang.mahjong.hand import waits
-from madang.mahjong.state import PHASE_CLAIM, PHASE_DISCARD, PHASE_ROB, Action, HandState, act
+from madang.mahjong.state import (
+    PHASE_CLAIM,
+    PHASE_DISCARD,
+    PHASE_OVER,
+    PHASE_ROB,
+    Action,
+    HandState,
+    act,
+)
 from madang.mahjong.tiles import NUM_KINDS, tile_name
 
 __all__ = ["NUM_ACTIONS", "OBS_SIZE", "PLANES", "SCALARS", "MahjongEncoding"]
@@ -100,6 +109,7 @@ _MELD_SIZE = {"pon": 3, "kan": 4, "ankan": 4}
 _KIND = {tile_name(k): k for k in range(NUM_KINDS + 4)}
 _AR4 = np.arange(4)
 _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+_PENDING = attrgetter("pending")
 # offsets of the planes and scalars in an observation
 _MY_WAITS, _CLAIM, _MELDS, _RIVER, _WAITS, _VISIBLE = (
     2 * _P,
@@ -411,3 +421,37 @@ class MahjongFast:
     def payments(self, state: HandState) -> Sequence[tuple[int, int, int, str]]:
         """The hand's payments (made when it ends)."""
         return () if state.result is None else state.result.payments
+
+    def currents(self, states: Sequence[HandState]) -> list[int]:
+        """The first seat to answer in each hand (-1 where it is over)."""
+        return [p[0] if p else -1 for p in map(_PENDING, states)]
+
+    def legal_ids_many(
+        self, states: Sequence[HandState], seats: Sequence[int]
+    ) -> list[Sequence[int]]:
+        """The action ids legal for each seat in its hand."""
+        from madang.mahjong.engine import legal_actions
+
+        by_obj = self._by_obj.__getitem__
+        out: list[Sequence[int]] = []
+        for legal in map(legal_actions, states, seats):
+            try:
+                out.append(list(map(by_obj, map(id, legal))))
+            except KeyError:  # an action not interned (never from the engine): by fields
+                out.append([self.encoding.id_of(a) for a in legal])
+        return out
+
+    def step_many(
+        self, states: Sequence[HandState], seats: Sequence[int], actions: Sequence[int]
+    ) -> list[int]:
+        """Apply each seat's action id; the indices of the hands that ended (a hand pays
+        when it ends)."""
+        from madang.mahjong.engine import step
+
+        acts = self._acts
+        touched = []
+        for i, (st, seat, action) in enumerate(zip(states, seats, actions, strict=True)):
+            step(st, acts[seat][action])
+            if st.phase == PHASE_OVER:
+                touched.append(i)
+        return touched

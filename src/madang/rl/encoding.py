@@ -46,6 +46,23 @@ class FastGame(Protocol):
         """The payments made so far ``(from, to, points, reason)``."""
         ...
 
+    # the same for many states at once (the batched environment's hot path)
+
+    def currents(self, states: Sequence[Any]) -> list[int]:
+        """:meth:`current` of each state."""
+        ...
+
+    def legal_ids_many(self, states: Sequence[Any], seats: Sequence[int]) -> list[Sequence[int]]:
+        """:meth:`legal_ids` of each state and seat."""
+        ...
+
+    def step_many(
+        self, states: Sequence[Any], seats: Sequence[int], actions: Sequence[int]
+    ) -> list[int]:
+        """:meth:`step` of each state, seat and action; the indices of the states that
+        made a payment or ended in that step."""
+        ...
+
 
 class Encoding(Protocol):
     """A game's fixed action ids and observation tensors (one seat's, from its view)."""
