@@ -56,7 +56,7 @@ from madang.matgo.cards import (
 )
 from madang.matgo.engine import MatgoState, Phase
 from madang.matgo.rules import Gukjin
-from madang.matgo.scoring import jokbo_points
+from madang.matgo.scoring import GukjinMode, jokbo_points, settle_points
 
 __all__ = ["OBS_SIZE", "PLANES", "SCALARS", "MatgoEncoding"]
 
@@ -125,6 +125,8 @@ _FIELDS = attrgetter(
 _NO_MAKERS = [-1] * 13
 _NO_EXTRA = [0] * 13
 _BEFORE_SCORE = Gukjin.BEFORE_SCORE
+# settlement modes by MatgoState.gukjin_mode + 1 (not fixed: the best way; 열끗; 쌍피)
+_GUKJIN_MODES = (GukjinMode.BEST, GukjinMode.ANIMAL, GukjinMode.PI)
 _SMALL = 15  # small counts per state (observe_states)
 
 
@@ -214,6 +216,25 @@ def _scores(
         best = free[[states[i].rules.gukjin is not _BEFORE_SCORE for i in free.tolist()]]
         out[best] += np.maximum(gain[best], 0)
     return out
+
+
+def _stop_points(s: MatgoState) -> int:
+    """``s.settle_now(s.current).points`` (what 스톱 pays now), without the score sheet."""
+    p = s.current
+    o = 1 - p
+    mode = _GUKJIN_MODES[s.gukjin_mode + 1]
+    return settle_points(
+        s.captured[p],
+        s.captured[o],
+        go=s.go_count[p],
+        loser_went_go=s.go_count[o] > 0,
+        shakes=s.shakes[p],
+        carry=s.carry,
+        rules=s.rules,
+        winner_gukjin=mode,
+        loser_gukjin=mode,
+        mission=s.mission,
+    )
 
 
 def _mask(codes: Sequence[str]) -> int:
@@ -406,8 +427,7 @@ class MatgoEncoding:
         sc[:, 14:22] = sm[:, 5:13]
         sc[:, 22] = carry
         for i in np.flatnonzero(sm[:, 13] == _GO_STOP).tolist():
-            s = states[i]
-            sc[i, 23] = s.settle_now(s.current).points
+            sc[i, 23] = _stop_points(states[i])
         sc[ar, 24 + sm[:, 14]] = 1  # the 국진 mode
 
     def render(self, view: dict[str, Any]) -> str:
