@@ -101,3 +101,19 @@ def test_matgo_batched_jokbo_points_equal_the_scoring() -> None:
     planes = np.array([[m >> c & 1 for c in range(52)] for m in piles], dtype=np.float32)
     expected = [[jokbo_points(m, False), jokbo_points(m, True)] for m in piles]
     assert _jokbo(planes).tolist() == expected
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_observe_states_writes_into_any_array_layout(game: str) -> None:
+    from madang.rl.vector import VectorGames
+
+    vg = VectorGames(game, 5, seed=3)
+    obs, _ = vg.reset()
+    enc = vg.encoding
+    for out in (
+        np.zeros((5, enc.obs_size), dtype=np.float32, order="F"),
+        np.zeros((5, 2 * enc.obs_size), dtype=np.float32)[:, ::2],
+        np.zeros((7, enc.obs_size), dtype=np.float32),  # more rows than states
+    ):
+        enc.observe_states(vg.states, vg.seats.tolist(), out)
+        assert np.array_equal(out[:5], obs)

@@ -131,6 +131,7 @@ _FIELDS = attrgetter(
 _ORDER = tuple(tuple((s + r) % 4 for r in range(4)) for s in range(4))  # relative -> seat
 _TO_REL = tuple(tuple((t - s) % 4 for t in range(4)) for s in range(4))  # seat -> relative
 _NO_MELDS: list[list[Any]] = [[], [], [], []]
+_TILE_KIND = attrgetter("tile", "kind")
 _UNDECLARED = [0, 0, 0, 0]
 # observe_states' small counts per state: five indices of one-hot scalars (at _HOT_AT),
 # to act, wall, golla, jinting; then 엎어/불러, 부지부 and the concealed count per seat
@@ -139,12 +140,13 @@ _SMALL = 9 + 3 * 4
 _ORDER_ARRAY = np.array(_ORDER)
 
 
-def _counts_of(lists: list[list[int]], low: int, k: int, size: int = NUM_KINDS) -> Any:
-    """``(k, size)`` counts of the kinds ``low .. low + size - 1`` in each of ``k`` lists."""
-    lengths = np.fromiter(map(len, lists), dtype=np.intp, count=k)
+def _counts_of(lists: list[list[int]]) -> Any:
+    """``(len(lists), 25)``: the count of each tile kind in each list."""
+    k = len(lists)
+    lengths = np.frombuffer(bytes(map(len, lists)), dtype=np.uint8)  # (each below 256)
     kinds = np.frombuffer(bytes(chain.from_iterable(lists)), dtype=np.uint8)
-    at = np.repeat(np.arange(0, k * size, size) - low, lengths) + kinds
-    return np.bincount(at, minlength=k * size).reshape(k, size)
+    at = np.repeat(np.arange(0, k * NUM_KINDS, NUM_KINDS), lengths) + kinds
+    return np.bincount(at, minlength=k * NUM_KINDS).reshape(k, NUM_KINDS)
 
 
 def _ready_waits(hand: bytes, melds: int, quad_as_two_pairs: bool) -> list[int]:
@@ -274,21 +276,21 @@ class MahjongEncoding:
         of :meth:`observe` of their views, from the engine states directly (the fast path
         of ``madang.rl.vector``).
 
-        One Python pass gathers, per state, the own hand, the small counts (in scalar
-        order, the other seats relative to the observer), the positions of the planes'
-        single tiles and the rivers and flowers (relative order); numpy then counts and
-        writes them for all states at once."""
+        One Python pass gathers, per state, the own hand, the small counts (per seat by
+        absolute seat, the others already relative to the observer), the rivers, and
+        the flat positions of the planes' single tiles, melds and flowers; numpy then
+        counts, turns the seats relative and writes them for all states at once."""
         n = len(states)
         if n == 0:
             return
         own: list[int] = []  # the observer's 25 counts, per state
-        small: list[int] = []  # _SMALL small counts per state, see _SMALL_AT
+        small: list[int] = []  # _SMALL small counts per state (see _HOT_AT)
         pots: list[int] = []
         ones: list[int] = []  # flat positions (state * OBS_SIZE + column) that are 1
         meld_at: list[int] = []  # flat positions of meld tiles, and their counts
         meld_n: list[int] = []
-        rivers: list[list[int]] = []  # four per state, in relative seat order
-        flowers: list[list[int]] = []
+        rivers: list[list[int]] = []  # four per state, by absolute seat
+        flower_at: list[int] = []  # flat positions of laid-out flowers
         cache = self._waits
         for i, (st, s) in enumerate(zip(states, seats, strict=True)):
             (hands, st_melds, st_rivers, st_flowers, declared, declared_waits, double, golla,
@@ -297,13 +299,22 @@ class MahjongEncoding:
             base = i * OBS_SIZE
             hand = hands[s]
             own += hand
-            mine = sum(hand)
+            # concealed tiles: 13 less 3 per meld (a kan's fourth tile is replaced by a
+            # draw), one more for the seat to discard; summed once the hand is over
+            m0, m1, m2, m3 = map(len, st_melds)
+            counts = [13 - 3 * m0, 13 - 3 * m1, 13 - 3 * m2, 13 - 3 * m3]
+            if phase == PHASE_DISCARD:
+                counts[turn] += 1
+            elif phase == PHASE_OVER:
+                counts = list(map(sum, hands))
+            mine = counts[s]
             if st_melds != _NO_MELDS:
                 for t, ms in enumerate(st_melds):
                     if ms:  # (a seat melds each tile once at most: no position twice)
                         off = base + _MELDS + _TO_REL[s][t] * _P
-                        meld_at += [off + m.tile for m in ms]
-                        meld_n += [_MELD_SIZE[m.kind] for m in ms]
+                        for tile, kind in map(_TILE_KIND, ms):
+                            meld_at.append(off + tile)
+                            meld_n.append(_MELD_SIZE[kind])
             if declared != _UNDECLARED:
                 for t, decl in enumerate(declared):
                     if decl == 2:  # 불러: the waits announced
@@ -326,7 +337,11 @@ class MahjongEncoding:
             if claim >= 0:
                 ones.append(base + _CLAIM + claim)
             rivers += st_rivers  # by absolute seat (numpy turns them relative)
-            flowers += st_flowers
+            if st_flowers != _NO_MELDS:  # (no flower laid out: four empty lists)
+                for t, laid in enumerate(st_flowers):
+                    off = base + _FLOWER - NUM_KINDS + 4 * _TO_REL[s][t]
+                    for k in laid:
+                        flower_at.append(off + k)
             small += (
                 _PHASE_INDEX[phase],
                 (turn - s) & 3,
@@ -340,7 +355,7 @@ class MahjongEncoding:
             )
             small += declared  # by absolute seat, as the next two
             small += double
-            small += map(sum, hands)
+            small += counts
             pots.append(pot)
         contiguous = out[:n].flags.c_contiguous
         o = out[:n] if contiguous else np.empty((n, OBS_SIZE), dtype=np.float32)
@@ -369,10 +384,11 @@ class MahjongEncoding:
         o[:, _S + 31 : _S + 35] = per_seat[:, :, 1]  # 부지부
         o[:, _S + 19 : _S + 23] = per_seat[:, :, 2]  # concealed
         o[:, :_P] = np.frombuffer(bytes(own), dtype=np.uint8).reshape(n, _P)
-        river = _counts_of(rivers, 0, n * 4).reshape(n, 4, _P)[rows, order]
+        river = _counts_of(rivers).reshape(n, 4, _P)[rows, order]
         o[:, _RIVER:_WAITS] = river.reshape(n, 4 * _P)
-        flower = _counts_of(flowers, NUM_KINDS, n * 4, 4).reshape(n, 4, 4)[rows, order]
-        o[:, _FLOWER : _FLOWER + 16] = flower.reshape(n, 16)
+        if flower_at:  # (one copy of each flower: counts of 1, unless the rules change)
+            at, count = np.unique(flower_at, return_counts=True)
+            flat[at] = count
         o[:, _VISIBLE : _VISIBLE + _P] = (
             o[:, :_P] + o[:, _MELDS:_RIVER].reshape(n, 4, _P).sum(axis=1) + river.sum(axis=1)
         )
@@ -448,20 +464,20 @@ class MahjongFast:
         """The first seat to answer in each hand (-1 where it is over)."""
         return [p[0] if p else -1 for p in map(_PENDING, states)]
 
-    def legal_ids_many(
-        self, states: Sequence[HandState], seats: Sequence[int]
-    ) -> list[Sequence[int]]:
-        """The action ids legal for each seat in its hand."""
+    def legal_masks(
+        self, states: Sequence[HandState], seats: Sequence[int], out: npt.NDArray[np.int8]
+    ) -> None:
+        """``out[i]``: 1 at the action ids legal for ``seats[i]`` in ``states[i]``."""
         from madang.mahjong.engine import legal_actions
 
-        by_obj = self._by_obj.__getitem__
-        out: list[Sequence[int]] = []
-        for legal in map(legal_actions, states, seats):
-            try:
-                out.append(list(map(by_obj, map(id, legal))))
-            except KeyError:  # an action not interned (never from the engine): by fields
-                out.append([self.encoding.id_of(a) for a in legal])
-        return out
+        legal = list(map(legal_actions, states, seats))
+        n = len(legal)
+        try:  # the engine's actions are interned: their ids by object identity
+            ids = bytes(map(self._by_obj.__getitem__, map(id, chain.from_iterable(legal))))
+        except KeyError:  # an action not interned (never from the engine): by fields
+            ids = bytes(map(self.encoding.id_of, chain.from_iterable(legal)))
+        out[:n] = 0
+        out[np.repeat(np.arange(n), list(map(len, legal))), np.frombuffer(ids, np.uint8)] = 1
 
     def step_many(
         self, states: Sequence[HandState], seats: Sequence[int], actions: Sequence[int]

@@ -21,6 +21,7 @@ from madang.core.registry import spec
 __all__ = ["Encoding", "FastGame", "load_encoding"]
 
 FloatArray = npt.NDArray[np.float32]
+Int8Array = npt.NDArray[np.int8]
 
 
 class FastGame(Protocol):
@@ -52,8 +53,9 @@ class FastGame(Protocol):
         """:meth:`current` of each state."""
         ...
 
-    def legal_ids_many(self, states: Sequence[Any], seats: Sequence[int]) -> list[Sequence[int]]:
-        """:meth:`legal_ids` of each state and seat."""
+    def legal_masks(self, states: Sequence[Any], seats: Sequence[int], out: Int8Array) -> None:
+        """``out[i]``: 1 at the action ids legal for ``seats[i]`` in ``states[i]`` (as
+        :meth:`legal_ids`), 0 elsewhere."""
         ...
 
     def step_many(

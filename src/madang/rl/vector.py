@@ -25,7 +25,6 @@ each payment is ``-points`` to its payer and ``+points`` to its payee when it is
 from __future__ import annotations
 
 import random
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -63,8 +62,6 @@ class VectorGames:
         self.seats = np.zeros(n, dtype=np.int64)
         self.states: list[Any] = []
         self._paid = [0] * n
-        self._rows = np.arange(n)
-        self._byte_ids = enc.num_actions <= 256
 
     def _deal(self) -> Any:
         return self.fast.new(self._rng.getrandbits(63))
@@ -90,15 +87,7 @@ class VectorGames:
         states = self.states
         seats = fast.currents(states)
         self.seats[:] = seats
-        ids = fast.legal_ids_many(states, seats)
-        mask = self.mask
-        mask[:] = 0
-        cols = chain.from_iterable(ids)
-        mask[
-            np.repeat(self._rows, list(map(len, ids))),
-            # ids below 256 (both games') are read from bytes, faster than from ints
-            np.frombuffer(bytes(cols), dtype=np.uint8) if self._byte_ids else list(cols),
-        ] = 1
+        fast.legal_masks(states, seats, self.mask)
         self.encoding.observe_states(states, seats, self.obs)
 
     def step(
