@@ -128,7 +128,8 @@ _NO_EXTRA = [0] * 13
 _BEFORE_SCORE = Gukjin.BEFORE_SCORE
 # settlement modes by MatgoState.gukjin_mode + 1 (not fixed: the best way; 열끗; 쌍피)
 _GUKJIN_MODES = (GukjinMode.BEST, GukjinMode.ANIMAL, GukjinMode.PI)
-_SMALL = 15  # small counts per state (observe_states)
+_PHASE_HOT = tuple(tuple(int(p == q) for q in range(len(_PHASES))) for p in range(len(_PHASES)))
+_GUKJIN_HOT = ((1, 0, 0), (0, 1, 0), (0, 0, 1))  # by MatgoState.gukjin_mode + 1
 
 
 # 족보 points of many captured piles at once, the batched twin of
@@ -354,7 +355,7 @@ class MatgoEncoding:
         if n == 0:
             return
         masks: list[int] = []  # NUM_PLANES card masks per state
-        small: list[int] = []  # _SMALL counts per state: small non-negative ints
+        small: list[int] = []  # the scalars of each state (small non-negative ints)
         carry: list[int] = []
         for s, me in zip(states, seats, strict=True):
             (floor, makers, stack_extra, t, hands, captured, revealed, tokens, shakes, go,
@@ -392,12 +393,15 @@ class MatgoEncoding:
                 hand | shown | floor | mine_cap | their_cap | flight,
                 0 if mission is None else mission.cards,
             )
+            small += _PHASE_HOT[phase]
             small += (
                 phase != _OVER and current == me,
                 dealer == me,
                 hand.bit_count(),
                 theirs.bit_count(),
                 len(pile),
+                0,  # the scores, filled in below
+                0,
                 go[me],
                 go[opp],
                 shakes[me],
@@ -406,9 +410,10 @@ class MatgoEncoding:
                 tokens[opp],
                 ppeok[me],
                 ppeok[opp],
-                phase,
-                gukjin + 1,
+                0,  # carry and stop points, filled in below
+                0,
             )
+            small += _GUKJIN_HOT[gukjin + 1]
             carry.append(c)
         planes = np.array(masks, dtype="<u8")  # little-endian: bytes in bit order
         bits = np.unpackbits(planes.view(np.uint8).reshape(n, -1), axis=1, bitorder="little")
@@ -416,20 +421,16 @@ class MatgoEncoding:
         o[:, :_S] = bits.reshape(n, NUM_PLANES, 64)[:, :, :NUM_CARDS].reshape(n, _S)
         sm: npt.NDArray[np.integer[Any]]
         try:
-            sm = np.frombuffer(bytes(small), dtype=np.uint8).reshape(n, _SMALL)
+            sm = np.frombuffer(bytes(small), dtype=np.uint8).reshape(n, len(SCALARS))
         except ValueError:  # a count over 255 (no game gets there): as ints
-            sm = np.array(small, dtype=np.int64).reshape(n, _SMALL)
-        ar = np.arange(n)
+            sm = np.array(small, dtype=np.int64).reshape(n, len(SCALARS))
         sc = o[:, _S:]
-        sc[:] = 0
-        sc[ar, sm[:, 13]] = 1  # the phase
-        sc[:, 7:12] = sm[:, :5]
-        sc[:, 12:14] = _scores(states, o[:, 5 * NUM_CARDS : 7 * NUM_CARDS], sm[:, 14])
-        sc[:, 14:22] = sm[:, 5:13]
+        sc[:] = sm
+        gukjin_modes = sm[:, 25] + 2 * sm[:, 26]  # 0 not fixed, 1 열끗, 2 쌍피
+        sc[:, 12:14] = _scores(states, o[:, 5 * NUM_CARDS : 7 * NUM_CARDS], gukjin_modes)
         sc[:, 22] = carry
-        for i in np.flatnonzero(sm[:, 13] == _GO_STOP).tolist():
+        for i in np.flatnonzero(sm[:, _GO_STOP]).tolist():
             sc[i, 23] = _stop_points(states[i])
-        sc[ar, 24 + sm[:, 14]] = 1  # the 국진 mode
 
     def render(self, view: dict[str, Any]) -> str:
         """The table of ``view`` as plain text, from the terminal renderer."""
