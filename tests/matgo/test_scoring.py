@@ -12,14 +12,17 @@ from madang.core.errors import RecordError
 from madang.matgo.cards import CODES, mask_of, parse_cards
 from madang.matgo.rules import MatgoRules, Meong
 from madang.matgo.scoring import (
+    MISSIONS,
     PATTERNS,
     GukjinMode,
+    Mission,
     best_jokbo_points,
     flat_sheet,
     jokbo_items,
     jokbo_points,
     pi_count,
     settle,
+    settle_points,
 )
 
 TEN_PI = "01p1 01p2 02p1 02p2 03p1 03p2 04p1 04p2 05p1 05p2"  # 피 10: 1 point
@@ -257,6 +260,8 @@ def test_flat_sheet() -> None:
 def test_settle_rejects_bad_numbers(kw: dict[str, Any]) -> None:
     with pytest.raises(RecordError):
         settle(_m(TEN_PI), 0, **kw)
+    with pytest.raises(RecordError):
+        settle_points(_m(TEN_PI), 0, **kw)
 
 
 # ------------------------------------------------------------------ properties
@@ -319,6 +324,37 @@ def test_settle_properties(
             for x in ("animal", "pi")
         ]  # fmt: skip
         assert min(fixed) <= s.points <= max(fixed)
+
+
+@given(
+    two_piles(),
+    st.integers(0, 5),
+    st.integers(0, 3),
+    st.booleans(),
+    st.sampled_from([1, 2, 4]),
+    st.sampled_from(list(GukjinMode)),
+    st.sampled_from(list(GukjinMode)),
+    st.sampled_from([None, *MISSIONS]),
+    st.sampled_from([MatgoRules(), MatgoRules(pibak_zero_pi=True, meong=Meong.MEONGBAK)]),
+)
+@settings(max_examples=500, deadline=None)
+def test_settle_points_is_the_sheets_points(
+    piles2: tuple[int, int],
+    go: int,
+    shakes: int,
+    went: bool,
+    carry: int,
+    w_mode: GukjinMode,
+    l_mode: GukjinMode,
+    mission: Mission | None,
+    rules: MatgoRules,
+) -> None:
+    w, lo = piles2
+    kw: dict[str, Any] = dict(go=go, shakes=shakes, loser_went_go=went, carry=carry,
+                              rules=rules, winner_gukjin=w_mode, loser_gukjin=l_mode,
+                              mission=mission)  # fmt: skip
+    assert settle_points(w, lo, **kw) == settle(w, lo, **kw).points
+    assert settle_points(lo, w, **kw) == settle(lo, w, **kw).points
 
 
 def test_card_codes_cover_the_property_range() -> None:

@@ -37,14 +37,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from madang.core.errors import InvalidActionError
-from madang.mahjong.hand import waits
-from madang.mahjong.state import PHASE_CLAIM, PHASE_DISCARD, PHASE_ROB, Action, HandState, act
+from madang.mahjong.hand import counts_keys, shanten_keys, waits
+from madang.mahjong.state import (
+    PHASE_CLAIM,
+    PHASE_DISCARD,
+    PHASE_OVER,
+    PHASE_ROB,
+    Action,
+    HandState,
+    act,
+)
 from madang.mahjong.tiles import NUM_KINDS, tile_name
 
 __all__ = ["NUM_ACTIONS", "OBS_SIZE", "PLANES", "SCALARS", "MahjongEncoding"]
@@ -100,6 +109,7 @@ _MELD_SIZE = {"pon": 3, "kan": 4, "ankan": 4}
 _KIND = {tile_name(k): k for k in range(NUM_KINDS + 4)}
 _AR4 = np.arange(4)
 _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+_PENDING = attrgetter("pending")
 # offsets of the planes and scalars in an observation
 _MY_WAITS, _CLAIM, _MELDS, _RIVER, _WAITS, _VISIBLE = (
     2 * _P,
@@ -113,6 +123,38 @@ _S = len(PLANES) * _P
 _FLOWER = _S + 41
 
 FloatArray = npt.NDArray[np.float32]
+_FIELDS = attrgetter(
+    "hands", "melds", "rivers", "flowers", "declared", "declared_waits", "double", "golla",
+    "discarded", "phase", "pending", "turn", "dealer", "round_wind", "pot", "front", "back",
+    "drawn", "claim_tile", "claim_from", "rules",
+)  # fmt: skip
+_ORDER = tuple(tuple((s + r) % 4 for r in range(4)) for s in range(4))  # relative -> seat
+_TO_REL = tuple(tuple((t - s) % 4 for t in range(4)) for s in range(4))  # seat -> relative
+_NO_MELDS: list[list[Any]] = [[], [], [], []]
+_TILE_KIND = attrgetter("tile", "kind")
+_UNDECLARED = [0, 0, 0, 0]
+# observe_states' small counts per state: five indices of one-hot scalars (at _HOT_AT),
+# to act, wall, golla, jinting; then 엎어/불러, 부지부 and the concealed count per seat
+_HOT_AT = np.array([_S, _S + 5, _S + 9, _S + 13, _S + 37])
+_SMALL = 9 + 3 * 4
+_ORDER_ARRAY = np.array(_ORDER)
+
+
+def _counts_of(lists: list[list[int]]) -> Any:
+    """``(len(lists), 25)``: the count of each tile kind in each list."""
+    k = len(lists)
+    lengths = np.frombuffer(bytes(map(len, lists)), dtype=np.uint8)  # (each below 256)
+    kinds = np.frombuffer(bytes(chain.from_iterable(lists)), dtype=np.uint8)
+    at = np.repeat(np.arange(0, k * NUM_KINDS, NUM_KINDS), lengths) + kinds
+    return np.bincount(at, minlength=k * NUM_KINDS).reshape(k, NUM_KINDS)
+
+
+def _ready_waits(hand: bytes, melds: int, quad_as_two_pairs: bool) -> list[int]:
+    """:func:`~madang.mahjong.hand.waits` of a hand between turns (none unless ready)."""
+    counts = list(hand)
+    if shanten_keys(*counts_keys(counts), melds, quad_as_two_pairs) > 0:
+        return []  # one tile lowers shanten by one at most: no tile completes it
+    return waits(counts, melds, quad_as_two_pairs)
 
 
 def _counts(kinds: Any) -> list[int]:
@@ -141,7 +183,7 @@ class MahjongEncoding:
     def __init__(self, rules: Any = None) -> None:
         self.rules = rules
         self._ids: dict[tuple[str, int, str], int] = {}
-        self._waits: dict[tuple[int | bool, ...], list[int]] = {}  # ready hands' waits
+        self._waits: dict[tuple[bytes, int, bool], list[int]] = {}  # ready hands' waits
         self._forms: list[tuple[str, int, str]] = []
         for verb, declare in _TILE_FORMS:
             for k in range(NUM_KINDS):
@@ -231,121 +273,127 @@ class MahjongEncoding:
         self, states: Sequence[HandState], seats: Sequence[int], out: FloatArray
     ) -> None:
         """The observations of ``seats[i]`` in ``states[i]`` into ``out[i]``: the numbers
-        of :meth:`observe` of their views, from the engine states directly, encoded for
-        all states in a few numpy operations (the fast path of ``madang.rl.vector``)."""
+        of :meth:`observe` of their views, from the engine states directly (the fast path
+        of ``madang.rl.vector``).
+
+        One Python pass gathers, per state, the own hand, the small counts (per seat by
+        absolute seat, the others already relative to the observer), the rivers, and
+        the flat positions of the planes' single tiles, melds and flowers; numpy then
+        counts, turns the seats relative and writes them for all states at once."""
         n = len(states)
         if n == 0:
             return
-        me = np.asarray(seats, dtype=np.int64)
-        rel = (me[:, None] + _AR4) % 4  # rel[i, r]: the absolute seat r places after i's seat
-        rows = np.arange(n)[:, None]
-        inv = (_AR4[None, :] - me[:, None]) % 4  # inv[i, s]: seat s relative to i's seat
-        flat_hands = bytes(chain.from_iterable(chain.from_iterable(st.hands for st in states)))
-        hands = np.frombuffer(flat_hands, dtype=np.uint8).reshape(n, 4, _P).astype(np.float32)
-        mine = hands[np.arange(n), me]
-        # ragged lists (rivers, flowers, melds, waits) as flat index lists, counted at once
-        flat: list[int] = []
-        weights: list[int] = []
+        own: list[int] = []  # the observer's 25 counts, per state
+        small: list[int] = []  # _SMALL small counts per state (see _HOT_AT)
+        pots: list[int] = []
+        ones: list[int] = []  # flat positions (state * OBS_SIZE + column) that are 1
+        meld_at: list[int] = []  # flat positions of meld tiles, and their counts
+        meld_n: list[int] = []
+        rivers: list[list[int]] = []  # four per state, by absolute seat
+        flower_at: list[int] = []  # flat positions of laid-out flowers
         cache = self._waits
-        scal: list[tuple[int, ...]] = []
-        for i, st in enumerate(states):
-            s = seats[i]
+        for i, (st, s) in enumerate(zip(states, seats, strict=True)):
+            (hands, st_melds, st_rivers, st_flowers, declared, declared_waits, double, golla,
+             discarded, phase, pending, turn, dealer, round_wind, pot, front, back, drawn,
+             claim, claim_from, rules) = _FIELDS(st)  # fmt: skip
             base = i * OBS_SIZE
-            row_inv = ((0, 1, 2, 3), (3, 0, 1, 2), (2, 3, 0, 1), (1, 2, 3, 0))[s]
-            for t, melds in enumerate(st.melds):
-                for meld in melds:
-                    flat.append(base + _MELDS + row_inv[t] * _P + meld.tile)
-                    weights.append(len(flat) - 1)
-                    weights.append(_MELD_SIZE[meld.kind] - 1)
-            declared = st.declared
-            for t in range(4):
-                if declared[t] == 2:
-                    off = base + _WAITS + row_inv[t] * _P
-                    flat += [off + k for k in st.declared_waits[t]]
-            hand = st.hands[s]
-            phase = st.phase
-            jinting = 0
-            if sum(hand) % 3 == 1:
-                key = (*hand, len(st.melds[s]), st.rules.quad_as_two_pairs)
+            hand = hands[s]
+            own += hand
+            # concealed tiles: 13 less 3 per meld (a kan's fourth tile is replaced by a
+            # draw), one more for the seat to discard; summed once the hand is over
+            m0, m1, m2, m3 = map(len, st_melds)
+            counts = [13 - 3 * m0, 13 - 3 * m1, 13 - 3 * m2, 13 - 3 * m3]
+            if phase == PHASE_DISCARD:
+                counts[turn] += 1
+            elif phase == PHASE_OVER:
+                counts = list(map(sum, hands))
+            mine = counts[s]
+            if st_melds != _NO_MELDS:
+                for t, ms in enumerate(st_melds):
+                    if ms:  # (a seat melds each tile once at most: no position twice)
+                        off = base + _MELDS + _TO_REL[s][t] * _P
+                        for tile, kind in map(_TILE_KIND, ms):
+                            meld_at.append(off + tile)
+                            meld_n.append(_MELD_SIZE[kind])
+            if declared != _UNDECLARED:
+                for t, decl in enumerate(declared):
+                    if decl == 2:  # 불러: the waits announced
+                        off = base + _WAITS + _TO_REL[s][t] * _P
+                        ones += [off + k for k in declared_waits[t]]
+            jinting = False
+            if mine % 3 == 1:  # between turns: the waits of a ready hand
+                key = (bytes(hand), len(st_melds[s]), rules.quad_as_two_pairs)
                 ws = cache.get(key)
                 if ws is None:
                     if len(cache) > 200_000:
                         cache.clear()
-                    ws = cache[key] = waits(hand, len(st.melds[s]), st.rules.quad_as_two_pairs)
+                    ws = cache[key] = _ready_waits(*key)
                 if ws:
-                    flat += [base + _MY_WAITS + k for k in ws]
-                    discarded = st.discarded[s]
-                    jinting = int(any(discarded >> k & 1 for k in ws))
-            drawn = st.drawn if st.turn == s and phase == PHASE_DISCARD else -1
-            if drawn >= 0:
-                flat.append(base + _P + drawn)
-            claim = st.claim_tile
+                    ones += [base + _MY_WAITS + k for k in ws]
+                    mask = discarded[s]
+                    jinting = any(mask >> k & 1 for k in ws)
+            if drawn >= 0 and turn == s and phase == PHASE_DISCARD:
+                ones.append(base + _P + drawn)
             if claim >= 0:
-                flat.append(base + _CLAIM + claim)
-            scal.append(
-                (
-                    _PHASE_INDEX[phase],
-                    int(s in st.pending),
-                    st.turn,
-                    st.dealer,
-                    st.round_wind - 18,
-                    st.pot,
-                    st.wall_count,
-                    int(st.golla[s]),
-                    jinting,
-                    st.claim_from if claim >= 0 else -1,
-                    *declared,
-                    *st.double,
-                )
+                ones.append(base + _CLAIM + claim)
+            rivers += st_rivers  # by absolute seat (numpy turns them relative)
+            if st_flowers != _NO_MELDS:  # (no flower laid out: four empty lists)
+                for t, laid in enumerate(st_flowers):
+                    off = base + _FLOWER - NUM_KINDS + 4 * _TO_REL[s][t]
+                    for k in laid:
+                        flower_at.append(off + k)
+            small += (
+                _PHASE_INDEX[phase],
+                (turn - s) & 3,
+                (dealer - s) & 3,
+                round_wind - 18,
+                (claim_from - s) & 3 if claim >= 0 else 4,
+                s in pending,
+                back - front,
+                golla[s],
+                jinting,
             )
-        # rivers and flowers of every state: flattened in C, their offsets by np.repeat
-        base_rel = (np.arange(n)[:, None] * OBS_SIZE + inv * _P).ravel()  # (n*4,)
-        rivers = [r for st in states for r in st.rivers]
-        lengths = np.fromiter(map(len, rivers), dtype=np.int64, count=4 * n)
-        tiles = np.fromiter(chain.from_iterable(rivers), dtype=np.int64, count=int(lengths.sum()))
-        flowers = [f for st in states for f in st.flowers]
-        flens = np.fromiter(map(len, flowers), dtype=np.int64, count=4 * n)
-        ftiles = np.fromiter(chain.from_iterable(flowers), dtype=np.int64, count=int(flens.sum()))
-        fbase = (np.arange(n)[:, None] * OBS_SIZE + inv * 4).ravel()
-        flat_np = np.concatenate(
-            (
-                np.asarray(flat, dtype=np.int64),
-                np.repeat(base_rel + _RIVER, lengths) + tiles,
-                np.repeat(fbase + _FLOWER - NUM_KINDS, flens) + ftiles,
-            )
-        )
-        planes = np.zeros(n * OBS_SIZE, dtype=np.float32)
-        if len(flat_np):
-            w = np.ones(len(flat_np), dtype=np.float32)
-            if weights:  # melds count 3 or 4 tiles: (position in flat, extra) pairs
-                w[weights[0::2]] += weights[1::2]
-            planes = np.bincount(flat_np, weights=w, minlength=n * OBS_SIZE).astype(np.float32)
-        o = planes.reshape(n, OBS_SIZE)
-        o[:, :_P] = mine
+            small += declared  # by absolute seat, as the next two
+            small += double
+            small += counts
+            pots.append(pot)
+        contiguous = out[:n].flags.c_contiguous
+        o = out[:n] if contiguous else np.empty((n, OBS_SIZE), dtype=np.float32)
+        o[:] = 0
+        flat = o.reshape(-1)  # a view (o is contiguous): flat positions write into o
+        sm = np.frombuffer(bytes(small), dtype=np.uint8).reshape(n, _SMALL)
+        # one-hot scalars (phase, turn, dealer, round wind, who offered the claim) and
+        # the planes of single tiles
+        hot = (np.arange(n) * OBS_SIZE)[:, None] + _HOT_AT + sm[:, :5]
+        flat[hot[:, :4].ravel()] = 1
+        flat[hot[:, 4][sm[:, 4] < 4]] = 1
+        if ones:
+            flat[ones] = 1
+        if meld_at:
+            flat[meld_at] = meld_n
+        o[:, _S + 4] = sm[:, 5]  # to act
+        o[:, _S + 18] = sm[:, 6]  # wall
+        o[:, _S + 35 : _S + 37] = sm[:, 7:9]  # golla, jinting
+        o[:, _S + 17] = pots
+        # the per-seat counts, from absolute seats to relative: [i, r] = [i, order[r]]
+        rows = np.arange(n)[:, None]
+        order = _ORDER_ARRAY[seats]
+        per_seat = sm[:, 9:].reshape(n, 3, 4)[rows, :, order]  # (n, 4 relative, 3)
+        o[:, _S + 23 : _S + 27] = per_seat[:, :, 0] == 1  # 엎어
+        o[:, _S + 27 : _S + 31] = per_seat[:, :, 0] == 2  # 불러
+        o[:, _S + 31 : _S + 35] = per_seat[:, :, 1]  # 부지부
+        o[:, _S + 19 : _S + 23] = per_seat[:, :, 2]  # concealed
+        o[:, :_P] = np.frombuffer(bytes(own), dtype=np.uint8).reshape(n, _P)
+        river = _counts_of(rivers).reshape(n, 4, _P)[rows, order]
+        o[:, _RIVER:_WAITS] = river.reshape(n, 4 * _P)
+        if flower_at:  # (one copy of each flower: counts of 1, unless the rules change)
+            at, count = np.unique(flower_at, return_counts=True)
+            flat[at] = count
         o[:, _VISIBLE : _VISIBLE + _P] = (
-            mine
-            + o[:, _MELDS:_RIVER].reshape(n, 4, _P).sum(1)
-            + o[:, _RIVER:_WAITS].reshape(n, 4, _P).sum(1)
+            o[:, :_P] + o[:, _MELDS:_RIVER].reshape(n, 4, _P).sum(axis=1) + river.sum(axis=1)
         )
-        sc = np.array(scal, dtype=np.int64)
-        ar = np.arange(n)
-        o[ar, _S + sc[:, 0]] = 1
-        o[:, _S + 4] = sc[:, 1]
-        o[ar, _S + 5 + (sc[:, 2] - me) % 4] = 1
-        o[ar, _S + 9 + (sc[:, 3] - me) % 4] = 1
-        o[ar, _S + 13 + sc[:, 4]] = 1
-        o[:, _S + 17] = sc[:, 5]
-        o[:, _S + 18] = sc[:, 6]
-        o[:, _S + 19 : _S + 23] = hands.sum(2)[rows, rel]
-        decl = sc[:, 10:14][rows, rel]
-        o[:, _S + 23 : _S + 27] = decl == 1
-        o[:, _S + 27 : _S + 31] = decl == 2
-        o[:, _S + 31 : _S + 35] = sc[:, 14:18][rows, rel]
-        o[:, _S + 35] = sc[:, 7]
-        o[:, _S + 36] = sc[:, 8]
-        has = sc[:, 9] >= 0
-        o[ar[has], _S + 37 + (sc[has, 9] - me[has]) % 4] = 1
-        out[:n] = o
+        if not contiguous:
+            out[:n] = o
 
     def render(self, view: dict[str, Any]) -> str:
         """The table of ``view`` as plain text, from the terminal renderer."""
@@ -411,3 +459,37 @@ class MahjongFast:
     def payments(self, state: HandState) -> Sequence[tuple[int, int, int, str]]:
         """The hand's payments (made when it ends)."""
         return () if state.result is None else state.result.payments
+
+    def currents(self, states: Sequence[HandState]) -> list[int]:
+        """The first seat to answer in each hand (-1 where it is over)."""
+        return [p[0] if p else -1 for p in map(_PENDING, states)]
+
+    def legal_masks(
+        self, states: Sequence[HandState], seats: Sequence[int], out: npt.NDArray[np.int8]
+    ) -> None:
+        """``out[i]``: 1 at the action ids legal for ``seats[i]`` in ``states[i]``."""
+        from madang.mahjong.engine import legal_actions
+
+        legal = list(map(legal_actions, states, seats))
+        n = len(legal)
+        try:  # the engine's actions are interned: their ids by object identity
+            ids = bytes(map(self._by_obj.__getitem__, map(id, chain.from_iterable(legal))))
+        except KeyError:  # an action not interned (never from the engine): by fields
+            ids = bytes(map(self.encoding.id_of, chain.from_iterable(legal)))
+        out[:n] = 0
+        out[np.repeat(np.arange(n), list(map(len, legal))), np.frombuffer(ids, np.uint8)] = 1
+
+    def step_many(
+        self, states: Sequence[HandState], seats: Sequence[int], actions: Sequence[int]
+    ) -> list[int]:
+        """Apply each seat's action id; the indices of the hands that ended (a hand pays
+        when it ends)."""
+        from madang.mahjong.engine import step
+
+        acts = self._acts
+        touched = []
+        for i, (st, seat, action) in enumerate(zip(states, seats, actions, strict=True)):
+            step(st, acts[seat][action])
+            if st.phase == PHASE_OVER:
+                touched.append(i)
+        return touched

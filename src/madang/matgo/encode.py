@@ -28,14 +28,36 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from madang.core.errors import IllegalActionError
 from madang.matgo import actions as A
-from madang.matgo.cards import CODES, MONTH_MASK, NUM_CARDS
+from madang.matgo.cards import (
+    ANIMAL_MASK,
+    BIGWANG_BIT,
+    CHEONGDAN_MASK,
+    CHODAN_MASK,
+    CODES,
+    GODORI_MASK,
+    GUKJIN_BIT,
+    GWANG_MASK,
+    HONGDAN_MASK,
+    MONTH_MASK,
+    NUM_CARDS,
+    PI_MASK,
+    RIBBON_MASK,
+    SSANGPI_MASK,
+    SSEURIPI_MASK,
+    pi_value,
+)
 from madang.matgo.engine import MatgoState, Phase
+from madang.matgo.rules import Gukjin
+from madang.matgo.scoring import GukjinMode, jokbo_points, settle_points
 
 __all__ = ["OBS_SIZE", "PLANES", "SCALARS", "MatgoEncoding"]
 
@@ -91,8 +113,130 @@ _CARD_ID = {c: i for i, c in enumerate(CODES)}
 _PHASES = ("play", "pick_play", "pick_flip", "gukjin", "go_stop", "chongtong", "over")
 _GUKJIN = {"free": 0, "animal": 1, "pi": 2}
 _SCALAR_INDEX = {n: NUM_PLANES * NUM_CARDS + i for i, n in enumerate(SCALARS)}
-
 FloatArray = npt.NDArray[np.float32]
+
+_S = NUM_PLANES * NUM_CARDS  # where the scalars start
+_OVER, _GO_STOP = int(Phase.OVER), int(Phase.GO_STOP)
+_OVER_PHASE = Phase.OVER
+_FIELDS = attrgetter(
+    "floor", "stack_maker", "stack_extra", "turn", "hands", "captured", "revealed",
+    "tokens", "shakes", "go_count", "ppeok_count", "pile", "phase", "current", "dealer",
+    "gukjin_mode", "carry", "mission",
+)  # fmt: skip
+_NO_MAKERS = [-1] * 13
+_NO_EXTRA = [0] * 13
+_BEFORE_SCORE = Gukjin.BEFORE_SCORE
+# settlement modes by MatgoState.gukjin_mode + 1 (not fixed: the best way; 열끗; 쌍피)
+_GUKJIN_MODES = (GukjinMode.BEST, GukjinMode.ANIMAL, GukjinMode.PI)
+_PHASE_HOT = tuple(tuple(int(p == q) for q in range(len(_PHASES))) for p in range(len(_PHASES)))
+_GUKJIN_HOT = ((1, 0, 0), (0, 1, 0), (0, 0, 1))  # by MatgoState.gukjin_mode + 1
+
+
+# 족보 points of many captured piles at once, the batched twin of
+# scoring.jokbo_points (a test checks them against each other). The 족보 add up over
+# four disjoint kinds of cards (brights, animals, ribbons, 피), so a pile's points are
+# one table entry per kind, indexed by what of that kind the pile holds. The indices
+# are linear in the cards (one matrix product of the captured-pile planes gives them)
+# and jokbo_points itself fills the tables.
+def _pop(m: int) -> int:
+    return m.bit_count()
+
+
+def _jokbo_index(m: int) -> list[int]:
+    """A pile's indices: brights (2 per card, +1 for 비광), animals (+10 per 고도리
+    bird), ribbons (+11 per 홍단, 44 per 청단, 176 per 초단 ribbon), 피 value, 국진 held."""
+    return [
+        2 * _pop(m & GWANG_MASK) + _pop(m & BIGWANG_BIT),
+        _pop(m & ANIMAL_MASK) + 10 * _pop(m & GODORI_MASK),
+        _pop(m & RIBBON_MASK)
+        + 11 * (_pop(m & HONGDAN_MASK) + 4 * _pop(m & CHEONGDAN_MASK) + 16 * _pop(m & CHODAN_MASK)),
+        pi_value(m),
+        _pop(m & GUKJIN_BIT),
+    ]
+
+
+def _subsets(kind: int) -> list[int]:
+    """Every subset of the cards of ``kind`` (a mask)."""
+    cards = [c for c in range(NUM_CARDS) if kind >> c & 1]
+    return [sum(1 << c for j, c in enumerate(cards) if i >> j & 1) for i in range(1 << len(cards))]
+
+
+def _jokbo_tables() -> list[FloatArray]:
+    """The points by index of the brights, the animals, the ribbons and the 피."""
+    tables: list[dict[int, int]] = [{}, {}, {}, {}]
+
+    def put(kind: int, index: int, points: int) -> None:
+        assert tables[kind].setdefault(index, points) == points, "the index misses a 족보"
+
+    for kind, cards in enumerate((GWANG_MASK, ANIMAL_MASK, RIBBON_MASK)):
+        for m in _subsets(cards):
+            put(kind, _jokbo_index(m)[kind], jokbo_points(m))
+    singles = [c for c in range(NUM_CARDS) if PI_MASK >> c & 1]
+    for m in _subsets(SSANGPI_MASK | SSEURIPI_MASK):
+        for k in range(len(singles) + 1):
+            pile = m | sum(1 << c for c in singles[:k])
+            put(3, pi_value(pile), jokbo_points(pile))
+            # a 국진 as 쌍피 adds 2 to the value (and, as no animal, scores nothing else)
+            put(3, pi_value(pile) + 2, jokbo_points(pile | GUKJIN_BIT, True))
+    out = []
+    for table in tables:
+        arr = np.zeros(max(table) + 1, dtype=np.float32)
+        arr[list(table)] = list(table.values())
+        out.append(arr)
+    return out
+
+
+_JOKBO_WEIGHTS = np.array([_jokbo_index(1 << c) for c in range(NUM_CARDS)], dtype=np.float32)
+_GWANG, _ANIMALS, _RIBBONS, _PI = _jokbo_tables()
+
+
+def _jokbo(piles: FloatArray) -> FloatArray:
+    """:func:`~madang.matgo.scoring.jokbo_points` of many piles, given as card planes
+    ``(k, 52)``: ``(k, 2)``, a held 국진 counted as 열끗 (column 0) and as 쌍피 (1)."""
+    gwang, animals, ribbons, pi, gukjin = (piles @ _JOKBO_WEIGHTS).astype(np.intp).T
+    common = _GWANG[gwang] + _RIBBONS[ribbons]
+    out = np.empty((len(piles), 2), dtype=np.float32)
+    out[:, 0] = common + _ANIMALS[animals] + _PI[pi]
+    # as 쌍피, a held 국진 leaves the animals and adds 2 to the 피 value
+    out[:, 1] = common + _ANIMALS[animals - gukjin] + _PI[pi + 2 * gukjin]
+    return out
+
+
+def _scores(
+    states: Sequence[MatgoState], piles: FloatArray, gukjin: npt.NDArray[np.integer[Any]]
+) -> FloatArray:
+    """:meth:`MatgoState.score` of both seats of each state, ``(n, 2)``, from the
+    observation planes of the two captured piles ``(n, 2 * 52)`` and the 국진 modes + 1."""
+    n = len(states)
+    j = _jokbo(piles.reshape(2 * n, NUM_CARDS)).reshape(n, 2, 2)
+    as_animal = j[:, :, 0]
+    gain = j[:, :, 1] - as_animal  # what counting a held 국진 as 쌍피 adds
+    out: FloatArray = as_animal + (gukjin == 2)[:, None] * gain
+    # a 국진 not yet fixed counts as 열끗 until asked (BEFORE_SCORE), else the best way
+    free = np.flatnonzero((gukjin == 0) & np.logical_or(gain[:, 0], gain[:, 1]))
+    if len(free):
+        best = free[[states[i].rules.gukjin is not _BEFORE_SCORE for i in free.tolist()]]
+        out[best] += np.maximum(gain[best], 0)
+    return out
+
+
+def _stop_points(s: MatgoState) -> int:
+    """``s.settle_now(s.current).points`` (what 스톱 pays now), without the score sheet."""
+    p = s.current
+    o = 1 - p
+    mode = _GUKJIN_MODES[s.gukjin_mode + 1]
+    return settle_points(
+        s.captured[p],
+        s.captured[o],
+        go=s.go_count[p],
+        loser_went_go=s.go_count[o] > 0,
+        shakes=s.shakes[p],
+        carry=s.carry,
+        rules=s.rules,
+        winner_gukjin=mode,
+        loser_gukjin=mode,
+        mission=s.mission,
+    )
 
 
 def _mask(codes: Sequence[str]) -> int:
@@ -123,8 +267,6 @@ class MatgoEncoding:
 
     def __init__(self, rules: Any = None) -> None:
         self.rules = rules
-        self._scores: dict[tuple[int, int], int] = {}  # 족보 points of a pile and 국진 mode
-        self._scores_rules: Any = None
 
     def action_id(self, move: str) -> int:
         """The id of a move in notation (``play 08g`` → 28)."""
@@ -204,92 +346,91 @@ class MatgoEncoding:
         self, states: Sequence[MatgoState], seats: Sequence[int], out: FloatArray
     ) -> None:
         """The observations of ``seats[i]`` in ``states[i]`` into ``out[i]``: the numbers
-        of :meth:`observe` of their views, from the engine states directly (fast)."""
-        masks: list[list[int]] = []
-        scalars: list[list[float]] = []
-        scores = self._scores
+        of :meth:`observe` of their views, from the engine states directly (fast).
+
+        One Python pass gathers each state's card masks (plane order) and small counts
+        (scalar order) into flat lists; numpy unpacks the masks to planes, writes the
+        counts and scores the captured piles of all states at once."""
+        n = len(states)
+        if n == 0:
+            return
+        masks: list[int] = []  # NUM_PLANES card masks per state
+        small: list[int] = []  # the scalars of each state (small non-negative ints)
+        carry: list[int] = []
         for s, me in zip(states, seats, strict=True):
+            (floor, makers, stack_extra, t, hands, captured, revealed, tokens, shakes, go,
+             ppeok, pile, phase, current, dealer, gukjin, c, mission) = _FIELDS(s)  # fmt: skip
             opp = 1 - me
-            extra = 0
+            hand = hands[me]
+            theirs = hands[opp]
+            shown = revealed[opp] & theirs
+            flip = t.flip
+            flight = t.cap | t.bonus | (1 << flip if flip >= 0 else 0)
+            mine_cap = captured[me]
+            their_cap = captured[opp]
             ppeok_mine = ppeok_theirs = 0
-            floor = s.floor
-            makers = s.stack_maker
-            stack_extra = s.stack_extra
-            if max(makers) < 0 and not any(stack_extra):
-                extra = floor  # no 뻑 stack and no bonus card in one: the plain floor
-            else:
+            if makers != _NO_MAKERS or stack_extra != _NO_EXTRA:
+                seen_floor = 0  # the floor by months: a stack's bonus cards with it
                 for m in range(1, 13):
                     cards = floor & MONTH_MASK[m]
                     if cards:
                         cards |= stack_extra[m]
-                        extra |= cards
+                        seen_floor |= cards
                         if makers[m] == me:
                             ppeok_mine |= cards
                         elif makers[m] == opp:
                             ppeok_theirs |= cards
-            flight = s.in_flight()
-            hands = s.hands
-            captured = s.captured
-            revealed = s.revealed[opp] & hands[opp]
-            seen = hands[me] | revealed | extra | captured[0] | captured[1] | flight
-            mission = s.mission
-            masks.append(
-                [
-                    hands[me],
-                    revealed,
-                    extra,
-                    ppeok_mine,
-                    ppeok_theirs,
-                    captured[me],
-                    captured[opp],
-                    flight,
-                    seen,
-                    mission.cards if mission is not None else 0,
-                ]
+                floor = seen_floor
+            masks += (
+                hand,
+                shown,
+                floor,
+                ppeok_mine,
+                ppeok_theirs,
+                mine_cap,
+                their_cap,
+                flight,
+                hand | shown | floor | mine_cap | their_cap | flight,
+                0 if mission is None else mission.cards,
             )
-            phase = s.phase
-            over = phase is Phase.OVER
-            gukjin = s.gukjin_mode
-            # 족보 points are a function of the pile and the 국진 mode under fixed rules:
-            # cached per rules object (held, so that its identity is not reused)
-            if s.rules is not self._scores_rules or len(scores) > 500_000:
-                self._scores_rules = s.rules
-                scores = self._scores = {}
-            key = (captured[me], gukjin)
-            score_mine = scores.get(key)
-            if score_mine is None:
-                score_mine = scores[key] = s.score(me)
-            key = (captured[opp], gukjin)
-            score_theirs = scores.get(key)
-            if score_theirs is None:
-                score_theirs = scores[key] = s.score(opp)
-            row = [0.0] * 7
-            row[phase] = 1.0
-            row += [
-                float(not over and s.current == me),
-                float(s.dealer == me),
-                hands[me].bit_count(),
-                hands[opp].bit_count(),
-                len(s.pile),
-                score_mine,
-                score_theirs,
-                s.go_count[me],
-                s.go_count[opp],
-                s.shakes[me],
-                s.shakes[opp],
-                s.tokens[me],
-                s.tokens[opp],
-                s.ppeok_count[me],
-                s.ppeok_count[opp],
-                s.carry,
-                s.settle_now(s.current).points if phase is Phase.GO_STOP else 0,
-                float(gukjin == -1),
-                float(gukjin == 0),
-                float(gukjin == 1),
-            ]
-            scalars.append(row)
-        if masks:
-            _encode(masks, scalars, out)
+            small += _PHASE_HOT[phase]
+            small += (
+                phase != _OVER and current == me,
+                dealer == me,
+                hand.bit_count(),
+                theirs.bit_count(),
+                len(pile),
+                0,  # the scores, filled in below
+                0,
+                go[me],
+                go[opp],
+                shakes[me],
+                shakes[opp],
+                tokens[me],
+                tokens[opp],
+                ppeok[me],
+                ppeok[opp],
+                0,  # carry and stop points, filled in below
+                0,
+            )
+            small += _GUKJIN_HOT[gukjin + 1]
+            carry.append(c)
+        planes = np.array(masks, dtype="<u8")  # little-endian: bytes in bit order
+        bits = np.unpackbits(planes.view(np.uint8).reshape(n, -1), axis=1, bitorder="little")
+        o = out[:n]
+        o[:, :_S] = bits.reshape(n, NUM_PLANES, 64)[:, :, :NUM_CARDS].reshape(n, _S)
+        sm: npt.NDArray[np.integer[Any]]
+        try:
+            sm = np.frombuffer(bytes(small), dtype=np.uint8).reshape(n, len(SCALARS))
+        except ValueError:  # a count over 255 (no game gets there): as ints
+            sm = np.array(small, dtype=np.int64).reshape(n, len(SCALARS))
+        sc = o[:, _S:]
+        sc[:] = sm
+        gukjin_modes = sm[:, 25] + 2 * sm[:, 26]  # 0 not fixed, 1 열끗, 2 쌍피
+        sc[:, 12:14] = _scores(states, o[:, 5 * NUM_CARDS : 7 * NUM_CARDS], gukjin_modes)
+        sc[:, 22] = carry
+        for i in np.flatnonzero(sm[:, _GO_STOP]).tolist():
+            sc[i, 23] = _stop_points(states[i])
 
     def render(self, view: dict[str, Any]) -> str:
         """The table of ``view`` as plain text, from the terminal renderer."""
@@ -346,3 +487,36 @@ class MatgoFast:
     def payments(self, state: MatgoState) -> Sequence[tuple[int, int, int, str]]:
         """Every payment made so far (instant ones during the game, then the settlement)."""
         return state.payments
+
+    def currents(self, states: Sequence[MatgoState]) -> list[int]:
+        """The seat to answer in each state (-1 where it is over)."""
+        return [-1 if s.phase is _OVER_PHASE else s.current for s in states]
+
+    def legal_masks(
+        self, states: Sequence[MatgoState], seats: Sequence[int], out: npt.NDArray[np.int8]
+    ) -> None:
+        """``out[i]``: 1 at the action ids legal for ``seats[i]`` in ``states[i]``."""
+        legal = [
+            s.legal_actions() if s.current == seat else ()
+            for s, seat in zip(states, seats, strict=True)
+        ]
+        n = len(legal)
+        out[:n] = 0
+        # the ids (below 256) read from bytes: faster than from ints
+        ids = np.frombuffer(bytes(chain.from_iterable(legal)), dtype=np.uint8)
+        out[np.repeat(np.arange(n), list(map(len, legal))), ids] = 1
+
+    def step_many(
+        self, states: Sequence[MatgoState], seats: Sequence[int], actions: Sequence[int]
+    ) -> list[int]:
+        """Apply each seat's action id; the indices of the games that made a payment or
+        ended (the action of a seat not to act raises, as in :meth:`step`)."""
+        touched = []
+        for i, (s, seat, action) in enumerate(zip(states, seats, actions, strict=True)):
+            if s.current != seat:
+                raise IllegalActionError(f"seat {seat} is not to act")
+            paid = len(s.payments)
+            s.step(action)
+            if s.phase is _OVER_PHASE or len(s.payments) != paid:
+                touched.append(i)
+        return touched

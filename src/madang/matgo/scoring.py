@@ -255,6 +255,47 @@ def flat_sheet(name: str, name_ko: str, points: int, carry: int) -> ScoreSheet:
     return ScoreSheet((ScoreItem(name, name_ko, points),), 0, mults, points, points * carry)
 
 
+def _multipliers(
+    winner: int,
+    loser: int,
+    w_pi: bool,
+    l_pi: bool,
+    go: int,
+    loser_went_go: bool,
+    shakes: int,
+    carry: int,
+    rules: MatgoRules,
+    mission: Mission | None,
+    scores_pi: bool,
+    scores_gwang: bool,
+) -> list[tuple[str, str, int]]:
+    """The x-factors of a settlement ``(name, name_ko, factor)``, in sheet order
+    (``scores_pi``, ``scores_gwang``: whether the winner's 피 and 광 score)."""
+    mults: list[tuple[str, str, int]] = []
+    if go >= 3:
+        mults.append(("go", f"{go}고", 1 << (go - 2)))
+    if shakes:
+        mults.append(("heundeulgi", "흔들기·폭탄", 1 << shakes))
+    if scores_pi:
+        lp = pi_count(loser, l_pi)
+        if 1 <= lp <= 7 or (lp == 0 and rules.pibak_zero_pi):
+            mults.append(("pibak", "피박", 2))
+    if scores_gwang and not loser & GWANG_MASK:
+        mults.append(("gwangbak", "광박", 2))
+    if _animals(winner, w_pi) >= 7:
+        if rules.meong is Meong.MEONGTTA:
+            mults.append(("meongtta", "멍따", 2))
+        elif _animals(loser, l_pi) == 0:
+            mults.append(("meongbak", "멍박", 2))
+    if loser_went_go:
+        mults.append(("gobak", "고박", 2))
+    if mission is not None and winner & mission.cards == mission.cards:
+        mults.append((f"mission_{mission.name}", f"미션 {mission.name_ko}", mission.multiplier))
+    if carry > 1:
+        mults.append(("nagari_carry", "나가리", carry))
+    return mults
+
+
 def _sheet(
     winner: int,
     loser: int,
@@ -270,31 +311,12 @@ def _sheet(
     items = tuple(jokbo_items(winner, w_pi))
     jokbo = sum(i.points for i in items)
     base = jokbo + go
-    mults: list[Multiplier] = []
-    if go >= 3:
-        mults.append(Multiplier("go", f"{go}고", 1 << (go - 2)))
-    if shakes:
-        mults.append(Multiplier("heundeulgi", "흔들기·폭탄", 1 << shakes))
     names = {i.name for i in items}
-    if "pi" in names:
-        lp = pi_count(loser, l_pi)
-        if 1 <= lp <= 7 or (lp == 0 and rules.pibak_zero_pi):
-            mults.append(Multiplier("pibak", "피박", 2))
-    if "gwang" in names and not loser & GWANG_MASK:
-        mults.append(Multiplier("gwangbak", "광박", 2))
-    if _animals(winner, w_pi) >= 7:
-        if rules.meong is Meong.MEONGTTA:
-            mults.append(Multiplier("meongtta", "멍따", 2))
-        elif _animals(loser, l_pi) == 0:
-            mults.append(Multiplier("meongbak", "멍박", 2))
-    if loser_went_go:
-        mults.append(Multiplier("gobak", "고박", 2))
-    if mission is not None and winner & mission.cards == mission.cards:
-        mults.append(
-            Multiplier(f"mission_{mission.name}", f"미션 {mission.name_ko}", mission.multiplier)
-        )
-    if carry > 1:
-        mults.append(Multiplier("nagari_carry", "나가리", carry))
+    mults = [
+        Multiplier(*m)
+        for m in _multipliers(winner, loser, w_pi, l_pi, go, loser_went_go, shakes, carry,
+                              rules, mission, "pi" in names, "gwang" in names)
+    ]  # fmt: skip
     points = base
     for m in mults:
         points *= m.factor
@@ -304,6 +326,27 @@ def _sheet(
     if loser & GUKJIN_BIT:
         gukjin["loser"] = "pi" if l_pi else "animal"
     return ScoreSheet(items, go, tuple(mults), base, points, gukjin)
+
+
+def _points(
+    winner: int,
+    loser: int,
+    w_pi: bool,
+    l_pi: bool,
+    go: int,
+    loser_went_go: bool,
+    shakes: int,
+    carry: int,
+    rules: MatgoRules,
+    mission: Mission | None,
+) -> int:
+    """``_sheet(...).points`` without building the sheet."""
+    points = jokbo_points(winner, w_pi) + go
+    for _, _, factor in _multipliers(winner, loser, w_pi, l_pi, go, loser_went_go, shakes,
+                                     carry, rules, mission, _pi(winner, w_pi) > 0,
+                                     _gwang(winner, w_pi) > 0):  # fmt: skip
+        points *= factor
+    return points
 
 
 def _modes(mask: int, mode: GukjinMode) -> tuple[bool, ...]:
@@ -353,6 +396,39 @@ def settle(
             best = worst
     assert best is not None
     return best
+
+
+def settle_points(
+    winner: int,
+    loser: int,
+    *,
+    go: int = 0,
+    loser_went_go: bool = False,
+    shakes: int = 0,
+    carry: int = 1,
+    rules: MatgoRules | None = None,
+    winner_gukjin: GukjinMode = GukjinMode.BEST,
+    loser_gukjin: GukjinMode = GukjinMode.BEST,
+    mission: Mission | None = None,
+) -> int:
+    """``settle(...).points``, several times faster: the score sheet is not built (what a
+    player would be paid on stopping now, at every 고/스톱 observation of the RL path).
+
+    >>> from madang.matgo.cards import mask_of, parse_cards
+    >>> w = mask_of(parse_cards("01g 03g 08g 01r 02r 03r"))
+    >>> settle_points(w, mask_of(parse_cards("05p1 11g")), go=1), settle_points(w, 0, go=1)
+    (7, 14)
+    """
+    rules = rules or MatgoRules()
+    if go < 0 or shakes < 0 or carry < 1:
+        raise RecordError("go and shakes must be >= 0 and carry >= 1")
+    return max(
+        min(
+            _points(winner, loser, w_pi, l_pi, go, loser_went_go, shakes, carry, rules, mission)
+            for l_pi in _modes(loser, loser_gukjin)
+        )
+        for w_pi in _modes(winner, winner_gukjin)
+    )
 
 
 def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None = None) -> list[str]:

@@ -21,6 +21,7 @@ from madang.core.registry import spec
 __all__ = ["Encoding", "FastGame", "load_encoding"]
 
 FloatArray = npt.NDArray[np.float32]
+Int8Array = npt.NDArray[np.int8]
 
 
 class FastGame(Protocol):
@@ -44,6 +45,24 @@ class FastGame(Protocol):
 
     def payments(self, state: Any) -> Sequence[tuple[int, int, int, str]]:
         """The payments made so far ``(from, to, points, reason)``."""
+        ...
+
+    # the same for many states at once (the batched environment's hot path)
+
+    def currents(self, states: Sequence[Any]) -> list[int]:
+        """:meth:`current` of each state."""
+        ...
+
+    def legal_masks(self, states: Sequence[Any], seats: Sequence[int], out: Int8Array) -> None:
+        """``out[i]``: 1 at the action ids legal for ``seats[i]`` in ``states[i]`` (as
+        :meth:`legal_ids`), 0 elsewhere."""
+        ...
+
+    def step_many(
+        self, states: Sequence[Any], seats: Sequence[int], actions: Sequence[int]
+    ) -> list[int]:
+        """:meth:`step` of each state, seat and action; the indices of the states that
+        made a payment or ended in that step."""
         ...
 
 

@@ -84,17 +84,11 @@ class VectorGames:
 
     def _observe(self) -> None:
         fast = self.fast
-        seats = [fast.current(st) for st in self.states]
+        states = self.states
+        seats = fast.currents(states)
         self.seats[:] = seats
-        rows: list[int] = []
-        cols: list[int] = []
-        for i, (st, seat) in enumerate(zip(self.states, seats, strict=True)):
-            ids = fast.legal_ids(st, seat)
-            rows += [i] * len(ids)
-            cols += ids
-        self.mask[:] = 0
-        self.mask[rows, cols] = 1
-        self.encoding.observe_states(self.states, seats, self.obs)
+        fast.legal_masks(states, seats, self.mask)
+        self.encoding.observe_states(states, seats, self.obs)
 
     def step(
         self, actions: npt.NDArray[np.integer[Any]] | list[int]
@@ -110,19 +104,17 @@ class VectorGames:
         rewards = self.rewards
         rewards[:] = 0
         done = self.done
+        done[:] = False
         acts = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
-        seats = self.seats.tolist()
-        for i, st in enumerate(self.states):
-            fast.step(st, seats[i], acts[i])
+        for i in fast.step_many(self.states, self.seats.tolist(), acts):
+            st = self.states[i]
             pays = fast.payments(st)
-            if len(pays) > self._paid[i]:
-                for frm, to, points, _ in pays[self._paid[i] :]:
-                    rewards[i, frm] -= points
-                    rewards[i, to] += points
-                self._paid[i] = len(pays)
-            over = fast.current(st) < 0
-            done[i] = over
-            if over:
+            for frm, to, points, _ in pays[self._paid[i] :]:
+                rewards[i, frm] -= points
+                rewards[i, to] += points
+            self._paid[i] = len(pays)
+            if fast.current(st) < 0:
+                done[i] = True
                 st = self._deal()
                 while fast.current(st) < 0:
                     st = self._deal()
