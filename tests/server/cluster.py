@@ -153,7 +153,8 @@ frontend madang
 backend nodes
     balance roundrobin
     option httpchk GET /api/ready
-    default-server inter 200ms fall 1 rise 2
+    timeout check 2s
+    default-server inter 500ms fall 2 rise 1
 {servers}
 """
 
