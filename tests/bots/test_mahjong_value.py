@@ -97,3 +97,14 @@ def test_plays_whole_hands_legally_under_each_minimum(min_pan: int) -> None:
             step(state, action)
         for w in state.result.winners:
             assert w.sheet.base_pan >= min_pan
+
+
+def test_declares_bulleo_on_any_ready_hand() -> None:
+    # 123456789m 2345p after throwing 5z: ready on 2p/5p, six tiles unseen — the
+    # efficiency bot lays it down with 엎어; the value bot announces it with 불러 (2 부가판).
+    state = new_hand(wall=build_wall(["123456789m2345p", "", "", ""], draws="5z"))
+    five_z = parse_tile("5z")
+    eff = _act(EfficiencyBot(), state, 0)
+    assert (eff.verb, eff.tile, eff.declare) == ("discard", five_z, "eopeo")
+    val = _act(ValueBot(), state, 0)
+    assert (val.verb, val.tile, val.declare) == ("discard", five_z, "bulleo")

@@ -27,6 +27,13 @@ hand_value`), and keeps the defensive bot's danger model, folding rules and decl
   of the open hand) beat those of passing with the concealed hand: a call that gives up
   멘젠 for a cheap, slightly faster hand is declined; one that makes a valuable hand
   ready is taken.
+* **Declarations**: a concealed hand made ready is declared whenever the rules allow
+  (at least one winning tile unseen), by 불러 rather than 엎어: 2 부가판 on every win
+  for giving up the freedom to change the hand and to fold, and for showing the waits.
+  The efficiency bot does not read announced waits, so against it showing them costs
+  nothing (2,000 hands, seed 77: +0.13 points per hand over the efficiency bot's rule
+  under 무판, +0.2 when declaring on any wait against any threat); against players who
+  avoid the waits, a 불러 hand is left with 올라 alone.
 
 >>> import random
 >>> from madang.bots.base import Budget
@@ -174,6 +181,12 @@ class ValueBot(DefensiveBot):
     risk_points: float = 0.5
     """When pushing: how much of the best option's expected points one unit of danger
     costs (the defensive bot's ``risk_weight``, on the value scale)."""
+    declare_min: float = 1.0
+    """엎어/불러 when the chosen discard leaves the hand ready with at least this many
+    winning tiles unseen (counted as :meth:`rank_discards` does), whoever threatens."""
+    bulleo_min: float = 0.0
+    """불러 rather than 엎어 with at least this many winning tiles unseen: 2 부가판
+    instead of 1, for showing the waits (see the module doc)."""
 
     # ------------------------------------------------------------------ valuation
 
@@ -287,6 +300,28 @@ class ValueBot(DefensiveBot):
         lam = self.risk_points
         order = {o[0]: i for i, o in enumerate(options)}
         return max(near, key=lambda o: (values[o[0]] / scale - lam * risks[o[0]], -order[o[0]]))
+
+    def with_declaration(self, t: Table, legal: list[Action], k: int, acc: float) -> Action:
+        """The discard of ``k``; with 불러 (or 엎어) whenever the hand can be declared
+        with ``declare_min`` winning tiles unseen."""
+        plain: Action | None = None
+        eopeo: Action | None = None
+        bulleo: Action | None = None
+        for a in legal:
+            if a.verb == "discard" and a.tile == k:
+                if a.declare == "eopeo":
+                    eopeo = a
+                elif a.declare == "bulleo":
+                    bulleo = a
+                else:
+                    plain = a
+        if eopeo is not None and acc >= self.declare_min:
+            if bulleo is not None and acc >= self.bulleo_min:
+                return bulleo
+            return eopeo
+        if plain is None:  # pragma: no cover - a held tile can always be discarded
+            return super().with_declaration(t, legal, k, acc)
+        return plain
 
     # ------------------------------------------------------------------ claims
 
