@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from madang.bots.base import Budget, make_bot
-from madang.bots.mahjong_defensive import DefensiveBot
+from madang.bots.mahjong_defensive import DangerModel, DefensiveBot
 from madang.bots.mahjong_efficiency import EfficiencyBot, Table, discard_options
-from madang.bots.mahjong_value import ValueBot, line_pan, win_chance
+from madang.bots.mahjong_value import ValueBot, ValueDanger, line_pan, win_chance
 from madang.mahjong.engine import build_wall, legal_actions, new_hand, step
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.state import HandState
@@ -108,3 +108,12 @@ def test_declares_bulleo_on_any_ready_hand() -> None:
     assert (eff.verb, eff.tile, eff.declare) == ("discard", five_z, "eopeo")
     val = _act(ValueBot(), state, 0)
     assert (val.verb, val.tile, val.declare) == ("discard", five_z, "bulleo")
+
+
+def test_value_danger_halves_a_concealed_undeclared_threat() -> None:
+    state = new_hand(seed=5)
+    t = Table.from_view(view(state, 0))
+    t.rivers[1] = list(range(10))  # ten discards, no meld, no declaration
+    assert ValueDanger(t).threat[1] == pytest.approx(DangerModel(t).threat[1] / 2)
+    t.declared[1] = "eopeo"
+    assert ValueDanger(t).threat[1] == DangerModel(t).threat[1] == 1.0
