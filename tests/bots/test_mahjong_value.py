@@ -117,3 +117,14 @@ def test_value_danger_halves_a_concealed_undeclared_threat() -> None:
     assert ValueDanger(t).threat[1] == pytest.approx(DangerModel(t).threat[1] / 2)
     t.declared[1] = "eopeo"
     assert ValueDanger(t).threat[1] == DangerModel(t).threat[1] == 1.0
+
+
+def test_a_ready_concealed_hand_is_valued_with_its_bulleo() -> None:
+    state = new_hand(wall=build_wall(["123456789m2345p", "", "", ""], draws="5z"))
+    t = Table.from_view(view(state, 0))
+    c13 = to_counts(parse_tiles("123456789m2345p"))
+    waits = [parse_tile("2p"), parse_tile("5p")]
+    bot = ValueBot()
+    tiles, declared = bot.ready_value(t, c13, [], waits)
+    t.wall_count = 3  # too late to declare
+    assert bot.ready_value(t, c13, [], waits) == (tiles, pytest.approx(declared - 4.6))

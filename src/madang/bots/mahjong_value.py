@@ -56,6 +56,7 @@ from typing import Final
 
 from madang.bots.mahjong_defensive import DangerModel, DefensiveBot
 from madang.bots.mahjong_efficiency import Table, discard_options, hand_keys
+from madang.mahjong.engine import EOPEO_MIN_WALL
 from madang.mahjong.hand import shanten_keys
 from madang.mahjong.scoring import Meld, WinContext, score_hand
 from madang.mahjong.state import Action
@@ -211,13 +212,14 @@ class ValueBot(DefensiveBot):
     ) -> tuple[float, float]:
         """A ready hand's ``(winning tiles, points if won)``: the unseen copies of the
         waits that score (by 쏘아 counted fully, by 올라 alone ``1 − ron_share``), and
-        the mean points they bring, each wait scored exactly."""
+        the mean points they bring, each wait scored exactly — with the 2 부가판 of the
+        불러 it will be declared with when it can be (concealed, undeclared, four tiles
+        or more in the wall, under 양판/삼판 a wait that 쏘아 reaches the minimum on)."""
         ms = [Meld(kind, tile) for kind, tile, _ in melds]
         furiten = any(k in t.rivers[t.seat] for k in waits)
         r = self.ron_share
-        tiles = 0.0
-        total = 0.0
         kinds = [k for k in range(NUM_KINDS) for _ in range(c13[k])]
+        scored: list[tuple[int, int, int]] = []  # (unseen, ron points or -1, tsumo or -1)
         for w in waits:
             u = t.unseen[w]
             if u <= 0:
@@ -229,7 +231,7 @@ class ValueBot(DefensiveBot):
                 WinContext("tsumo", w, t.seat_wind, t.round_wind, t.flowers, pot=t.pot),
                 t.rules,
             )
-            ron_pts = 0.0
+            ron_points = -1
             if not furiten:
                 ron = score_hand(
                     hand,
@@ -238,8 +240,20 @@ class ValueBot(DefensiveBot):
                     t.rules,
                 )
                 if ron.valid:
-                    ron_pts = self._received(t, ron.points, False)
-            tsumo_pts = self._received(t, tsumo.points, True) if tsumo.valid else 0.0
+                    ron_points = ron.points
+            scored.append((u, ron_points, tsumo.points if tsumo.valid else -1))
+        declarable = (
+            not t.declared[t.seat]
+            and all(kind == "ankan" for kind, _, _ in melds)
+            and t.wall_count >= EOPEO_MIN_WALL
+            and (not t.min_pan or any(ron >= 0 for _, ron, _ in scored))
+        )
+        extra = 2 * t.rules.pan_value if declarable else 0
+        tiles = 0.0
+        total = 0.0
+        for u, ron_points, tsumo_points in scored:
+            ron_pts = self._received(t, ron_points + extra, False) if ron_points >= 0 else 0.0
+            tsumo_pts = self._received(t, tsumo_points + extra, True) if tsumo_points >= 0 else 0.0
             if ron_pts:
                 share, pts = 1.0, r * ron_pts + (1 - r) * tsumo_pts
             elif tsumo_pts:
