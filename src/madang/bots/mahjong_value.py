@@ -168,10 +168,25 @@ def line_pan(
 
 class ValueDanger(DangerModel):
     """The defensive bot's danger model, with a concealed seat that has not declared
-    while it could counted at half the threat (:attr:`DangerModel.closed_threat`): a
-    ready concealed hand is usually declared, by these bots at least."""
+    while it could counted at a fraction of the threat (:attr:`DangerModel.
+    closed_threat`, by table minimum: :attr:`closed_by_min`): a ready concealed hand is
+    usually declared, by these bots at least, and under 양판/삼판 one that cannot be
+    declared waits on 올라 alone (엎어 needs a wait that 쏘아 reaches the minimum on).
 
-    closed_threat = 0.5
+    >>> from madang.mahjong.engine import new_hand
+    >>> from madang.mahjong.view import view
+    >>> t = Table.from_view(view(new_hand(seed=5), 0))
+    >>> t.rivers[1] = list(range(10))
+    >>> round(DangerModel(t).threat[1], 3), round(ValueDanger(t).threat[1], 3)
+    (0.25, 0.125)
+    """
+
+    closed_by_min: tuple[float, float, float, float] = (0.5, 0.5, 0.0, 0.0)
+    """:attr:`DangerModel.closed_threat` by table minimum (0–3)."""
+
+    def __init__(self, t: Table) -> None:
+        self.closed_threat = self.closed_by_min[t.min_pan]
+        super().__init__(t)
 
 
 class ValueBot(DefensiveBot):
