@@ -198,8 +198,10 @@ class ValueBot(DefensiveBot):
 
     ron_share: float = RON_SHARE
     """The share of wins expected by 쏘아; the rest by 올라."""
-    call_margin: float = 1.0
-    """A call is made when its expected points exceed passing's by this factor."""
+    call_margin: tuple[float, float, float, float] = (1.0, 1.0, 1.5, 1.5)
+    """By table minimum (0–3): a 뽕 is made when its expected points exceed passing's by
+    this factor (under 양판/삼판, 1.25, 1.5 and never calling all measured better than
+    1.0: the estimate of an open hand's 판 is the rougher one)."""
     spared: tuple[float, float, float, float] = (4.0, 4.0, 0.0, 0.0)
     """By table minimum (0–3): points a win is worth beyond its own payment — what the
     hand would otherwise cost if another seat won it (about 4 under 무판). It favours
@@ -386,7 +388,7 @@ class ValueBot(DefensiveBot):
             c[tile] -= 2
             after = max(self.discard_values(t, c, call_melds).values(), default=0.0)
             c[tile] += 2
-            if after > stay * self.call_margin:
+            if after > stay * self.call_margin[t.min_pan]:
                 return verbs["pon"]
         if "kan" in verbs and t.is_open:
             c[tile] -= 3
