@@ -28,9 +28,12 @@ hand_value`), and keeps the defensive bot's danger model, folding rules and decl
   멘젠 for a cheap, slightly faster hand is declined; one that makes a valuable hand
   ready is taken.
 * **Danger** (:class:`ValueDanger`): the defensive bot's model, but a concealed seat
-  that has not declared while it could is counted at half the threat, since a ready
-  concealed hand is usually declared (2,000 hands, seed 77: +0.17 points per hand under
-  무판, +0.06 under 양판, deal-in 11.9% and 6.0% against normal's 18.8% and 9.3%).
+  that has not declared while it could is counted at half the threat under 무판, since
+  a ready concealed hand is usually declared, and not at all under 양판/삼판, where one
+  that cannot be declared has no wait that 쏘아 reaches the minimum on (2,000 hands,
+  seed 77: +0.17 points per hand under 무판, +0.15 more under 양판).
+* **Calls** under 양판/삼판 need half again the expected points of passing
+  (:attr:`ValueBot.call_margin`).
 * **Declarations**: a concealed hand made ready is declared whenever the rules allow
   (at least one winning tile unseen), by 불러 rather than 엎어: 2 부가판 on every win
   for giving up the freedom to change the hand and to fold, and for showing the waits.
