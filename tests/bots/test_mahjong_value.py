@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from madang.bots.base import Budget, make_bot
-from madang.bots.mahjong_defensive import DefensiveBot
+from madang.bots.mahjong_defensive import DangerModel, DefensiveBot
 from madang.bots.mahjong_efficiency import EfficiencyBot, Table, discard_options
-from madang.bots.mahjong_value import ValueBot, line_pan, win_chance
+from madang.bots.mahjong_value import ValueBot, ValueDanger, line_pan, win_chance
 from madang.mahjong.engine import build_wall, legal_actions, new_hand, step
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.state import HandState
@@ -97,3 +97,34 @@ def test_plays_whole_hands_legally_under_each_minimum(min_pan: int) -> None:
             step(state, action)
         for w in state.result.winners:
             assert w.sheet.base_pan >= min_pan
+
+
+def test_declares_bulleo_on_any_ready_hand() -> None:
+    # 123456789m 2345p after throwing 5z: ready on 2p/5p, six tiles unseen — the
+    # efficiency bot lays it down with 엎어; the value bot announces it with 불러 (2 부가판).
+    state = new_hand(wall=build_wall(["123456789m2345p", "", "", ""], draws="5z"))
+    five_z = parse_tile("5z")
+    eff = _act(EfficiencyBot(), state, 0)
+    assert (eff.verb, eff.tile, eff.declare) == ("discard", five_z, "eopeo")
+    val = _act(ValueBot(), state, 0)
+    assert (val.verb, val.tile, val.declare) == ("discard", five_z, "bulleo")
+
+
+def test_value_danger_halves_a_concealed_undeclared_threat() -> None:
+    state = new_hand(seed=5)
+    t = Table.from_view(view(state, 0))
+    t.rivers[1] = list(range(10))  # ten discards, no meld, no declaration
+    assert ValueDanger(t).threat[1] == pytest.approx(DangerModel(t).threat[1] / 2)
+    t.declared[1] = "eopeo"
+    assert ValueDanger(t).threat[1] == DangerModel(t).threat[1] == 1.0
+
+
+def test_a_ready_concealed_hand_is_valued_with_its_bulleo() -> None:
+    state = new_hand(wall=build_wall(["123456789m2345p", "", "", ""], draws="5z"))
+    t = Table.from_view(view(state, 0))
+    c13 = to_counts(parse_tiles("123456789m2345p"))
+    waits = [parse_tile("2p"), parse_tile("5p")]
+    bot = ValueBot()
+    tiles, declared = bot.ready_value(t, c13, [], waits)
+    t.wall_count = 3  # too late to declare
+    assert bot.ready_value(t, c13, [], waits) == (tiles, pytest.approx(declared - 4.6))

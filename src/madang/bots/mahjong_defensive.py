@@ -44,6 +44,7 @@ from __future__ import annotations
 from typing import Final
 
 from madang.bots.mahjong_efficiency import EfficiencyBot, Table, hand_keys
+from madang.mahjong.engine import EOPEO_MIN_WALL
 from madang.mahjong.hand import shanten_keys
 from madang.mahjong.state import Action
 from madang.mahjong.tiles import DRAGONS, NUM_KINDS
@@ -72,6 +73,9 @@ class DangerModel:
     """Threat of a seat that has called at all (bots call to get close to ready)."""
     call_threat: float = 0.15
     """Threat added by each open meld."""
+    closed_threat: float = 1.0
+    """Scale on the threat of a concealed seat that has not declared while it still
+    could (four or more tiles in the wall): a ready concealed hand is often declared."""
 
     def __init__(self, t: Table) -> None:
         self.t = t
@@ -99,7 +103,10 @@ class DangerModel:
             return 1.0
         opened = sum(1 for kind, _, _ in t.melds[p] if kind != "ankan")
         calls = self.call_threat * opened + (self.open_threat if opened else 0.0)
-        return min(0.9, self.turn_threat * t.discards_made(p) + calls)
+        threat = min(0.9, self.turn_threat * t.discards_made(p) + calls)
+        if not opened and t.wall_count >= EOPEO_MIN_WALL:
+            threat *= self.closed_threat
+        return threat
 
     def _weight(self, p: int) -> float:
         t = self.t
@@ -207,6 +214,8 @@ class DefensiveBot(EfficiencyBot):
     near_ratio: float = 0.0
     """Only discards with at least this share of the best ukeire are considered when
     pushing (0: every discard as close to ready as the best)."""
+    danger_model: type[DangerModel] = DangerModel
+    """The danger model the bot reads the table with."""
     safe_enough: float = 0.04
     """A push discard this safe is played even when folding is called for."""
     risk_weight: float = 1.0
@@ -215,7 +224,7 @@ class DefensiveBot(EfficiencyBot):
     def turn(self, t: Table, legal: list[Action]) -> Action:
         """A kan, or the push discard (:meth:`push_choice`) unless folding is called for
         and it is not safe enough; a fold discards the safest tile that is not fatal."""
-        danger = DangerModel(t)
+        danger = self.danger_model(t)
         kan = self.kan_choice(t, legal)
         if kan is not None:
             return kan
@@ -254,7 +263,7 @@ class DefensiveBot(EfficiencyBot):
     def claim(self, t: Table, legal: list[Action], verbs: dict[str, Action]) -> Action:
         """Like the efficiency bot, but no 뽕/깡 while folding (two or more from ready
         against a declared hand)."""
-        if "pass" in verbs and DangerModel(t).max_threat >= 1.0:
+        if "pass" in verbs and self.danger_model(t).max_threat >= 1.0:
             keys = hand_keys(t.hand)
             now = shanten_keys(keys[0], keys[1], keys[2], len(t.my_melds), t.quad_as_two_pairs)
             if now >= 2:
@@ -265,8 +274,8 @@ class DefensiveBot(EfficiencyBot):
         """No added kan on a tile an opponent may rob (깡쏘아) while anyone threatens."""
         if action.verb != "kakan":
             return True
-        return DangerModel(t).danger(action.tile) < 0.02
+        return self.danger_model(t).danger(action.tile) < 0.02
 
     def declare_ok(self, t: Table) -> bool:
         """Lock the hand with 엎어/불러 only while no opponent threatens."""
-        return DangerModel(t).max_threat < 0.5
+        return self.danger_model(t).max_threat < 0.5
