@@ -39,12 +39,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import websockets
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from tests.server.cluster import (  # noqa: E402
     Node,
+    Player,
     Proxy,
     RedisServer,
     guest,
@@ -65,67 +64,6 @@ def pct(xs: list[float], q: float) -> float:
         return float("nan")
     s = sorted(xs)
     return s[min(len(s) - 1, int(q * len(s)))]
-
-
-class Client:
-    """One table's person: plays game after game, reconnecting when its socket drops."""
-
-    def __init__(self, port: int, cookie: str, tid: int, think_s: float, seed: int) -> None:
-        self.port, self.cookie, self.tid, self.think_s = port, cookie, tid, think_s
-        self.rng = random.Random(seed)
-        self.version: int | None = None
-        self.sent: float | None = None
-        self.latencies: list[tuple[float, float]] = []  # (when, seconds)
-        self.served: list[float] = []  # monotonic time of each update after a move
-        self.errors = 0
-
-    async def run(self, until: float) -> None:
-        url = f"ws://127.0.0.1:{self.port}/ws/tables/{self.tid}"
-        headers = {"Cookie": self.cookie, "Origin": f"http://127.0.0.1:{self.port}"}
-        while time.monotonic() < until:
-            try:
-                async with websockets.connect(url, additional_headers=headers,
-                                              open_timeout=10) as ws:  # fmt: skip
-                    # a snapshot: a move sent just before the socket dropped may be
-                    # lost, and the snapshot asks the question again
-                    await ws.send(json.dumps({"type": "hello", "last_version": None}))
-                    await self._play(ws, until)
-            except (OSError, websockets.WebSocketException, TimeoutError):
-                self.errors += 1
-                self.sent = None
-                await asyncio.sleep(0.05 + 0.1 * self.rng.random())
-
-    async def _play(self, ws: Any, until: float) -> None:
-        while True:
-            left = until - time.monotonic()
-            if left <= 0:
-                return
-            m = json.loads(await asyncio.wait_for(ws.recv(), left))
-            kind = m["type"]
-            if kind == "error":
-                self.sent = None
-                await ws.send(json.dumps({"type": "hello", "last_version": None}))
-                continue
-            if kind not in ("snapshot", "update"):
-                continue
-            if kind == "update" and self.version is not None and m["version"] != self.version + 1:
-                await ws.send(json.dumps({"type": "hello", "last_version": self.version}))
-                continue
-            self.version = m["version"]
-            now = time.perf_counter()
-            if self.sent is not None and kind == "update":
-                self.latencies.append((time.monotonic(), now - self.sent))
-                self.served.append(time.monotonic())
-                self.sent = None
-            if m.get("result") is not None or m.get("status") == "between":
-                await ws.send(json.dumps({"type": "ready"}))
-                continue
-            prompt = m.get("prompt")
-            if prompt and prompt["seat"] == 0 and self.sent is None:
-                await asyncio.sleep(self.think_s * (0.5 + self.rng.random()))
-                self.sent = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "version": m["version"],
-                                          "action": self.rng.choice(prompt["legal"])}))  # fmt: skip
 
 
 class Setup:
@@ -183,10 +121,13 @@ async def drive(setup: Setup, tables: int, seconds: float, think_s: float,
     idle = ((i1[0] - i0[0]) / (t1 - t0), (i1[1] - i0[1]) / (t1 - t0))
     cookies = [guest(port) for _ in range(max(1, tables // 50 + 1))]
     tids = [new_table(port, cookies[i % len(cookies)], "matgo") for i in range(tables)]
-    clients = [Client(port, cookies[i % len(cookies)], t, think_s, i) for i, t in enumerate(tids)]
+    clients = [
+        Player(port, cookies[i % len(cookies)], t, random.Random(i), think_s, endless=True)
+        for i, t in enumerate(tids)
+    ]
     warm = time.monotonic() + 2.0
     until = warm + seconds
-    tasks = [asyncio.create_task(c.run(until)) for c in clients]
+    tasks = [asyncio.create_task(c.play(until)) for c in clients]
     await asyncio.sleep(2.0)
     c0 = setup.cpu()
     killed_at = None
@@ -199,7 +140,7 @@ async def drive(setup: Setup, tables: int, seconds: float, think_s: float,
         r = redis.Redis(port=setup.redis.port, decode_responses=True)
         victim = setup.nodes[1]
         owned = {t for t in tids if r.get(f"madang:lease:{t}") == victim.name}
-        errors_before = [c.errors for c in clients]
+        errors_before = [len(c.errors) for c in clients]
         killed_at = time.monotonic()
         await asyncio.to_thread(victim.kill)
     await asyncio.gather(*tasks)
@@ -215,16 +156,16 @@ async def drive(setup: Setup, tables: int, seconds: float, think_s: float,
         "server_cpu_ms_per_move": 1000 * (c1[0] - c0[0] - idle[0] * span) / max(1, len(lat)),
         "redis_cpu_ms_per_move": 1000 * (c1[1] - c0[1] - idle[1] * span) / max(1, len(lat)),
         "server_idle_cpu_per_s": idle[0],
-        "errors": sum(c.errors for c in clients),
+        "errors": sum(len(c.errors) for c in clients),
     }
     if killed_at is not None:
         # the next move served after the kill, for each table whose owner or whose
         # client's socket was the killed process
         gaps = []
         for c, errs in zip(clients, errors_before, strict=True):
-            if c.tid not in owned and c.errors == errs:
+            if c.table_id not in owned and len(c.errors) == errs:
                 continue  # neither its table nor its socket was on the killed process
-            nxt = [t for t in c.served if t > killed_at]
+            nxt = [t for t, _ in c.latencies if t > killed_at]
             if nxt:
                 gaps.append(nxt[0] - killed_at)
         out["failover_tables"] = len(gaps)

@@ -78,3 +78,24 @@ def test_ismcts_plays_matgo_as_a_bot() -> None:
         a = bot.act(view(g, g.current), list(legal), rng, Budget(None, 3))
         assert a in legal
         g.step(a)
+
+
+def test_ismcts_plays_mahjong_as_a_bot() -> None:
+    """Mahjong too: a world dealt from the seat's view alone (engine.from_view)."""
+    from madang.bots import Budget, make_bot
+    from madang.mahjong.engine import legal_actions, new_hand, step
+    from madang.mahjong.view import view
+    from madang.rl.openspiel import register_ismcts
+
+    register_ismcts("mahjong")
+    bot = make_bot("mahjong", "ismcts")
+    g = new_hand(seed=5)
+    rng = random.Random(0)
+    decisions = 0
+    while not g.over and decisions < 40:
+        seat = g.pending[0]
+        legal = legal_actions(g, seat)
+        a = bot.act(view(g, seat), list(legal), rng, Budget(None, 2))
+        assert a in legal
+        step(g, a)
+        decisions += 1

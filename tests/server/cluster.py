@@ -217,19 +217,22 @@ def new_table(port: int, cookie: str, game: str, level: str = "easy") -> int:
 @dataclass
 class Player:
     """Plays seat 0 of one table through ``port`` (any node, or the proxy) until its
-    game ends, reconnecting whenever the socket drops; checks every view it gets is
-    its own seat's (nothing of another seat's hand)."""
+    game ends (``endless``: game after game until the deadline), reconnecting whenever
+    the socket drops; checks every view it gets is its own seat's (nothing of another
+    seat's hand). ``latencies``: (when, seconds) from a move to the update showing it."""
 
     port: int
     cookie: str
     table_id: int
     rng: random.Random
     think_s: float = 0.0
+    endless: bool = False
+    games: int = 0
     version: int | None = None
     result: dict[str, Any] | None = None
     reconnects: int = 0
     moves: int = 0
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[tuple[float, float]] = field(default_factory=list)
     leaks: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     sent_at: float | None = None
@@ -270,11 +273,11 @@ class Player:
                     self.result = self._finished_game()
             except (OSError, websockets.WebSocketException, TimeoutError) as e:
                 self.errors.append(type(e).__name__)
-            if self.result is None:
+            if self.result is None and time.monotonic() < deadline:
                 self.reconnects += 1
                 self.sent_at = None
                 await asyncio.sleep(0.1 + 0.2 * self.rng.random())
-        if self.result is not None:  # leave: the table closes instead of dealing again
+        if self.result is not None and not self.endless:  # leave: the table closes
             with contextlib.suppress(OSError):  # closed already
                 await asyncio.to_thread(
                     http, self.port, "POST", f"/api/tables/{self.table_id}/leave", {},
@@ -310,9 +313,13 @@ class Player:
             self.version = m["version"]
             self._check(m)
             if self.sent_at is not None and kind == "update":
-                self.latencies.append(time.perf_counter() - self.sent_at)
+                self.latencies.append((time.monotonic(), time.perf_counter() - self.sent_at))
                 self.sent_at = None
             if m.get("result") is not None or m.get("status") == "between":
+                self.games += 1
+                if self.endless:  # the next game, at once
+                    await ws.send(json.dumps({"type": "ready"}))
+                    continue
                 self.result = m.get("result") or {}
                 return
             prompt = m.get("prompt")

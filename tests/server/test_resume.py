@@ -245,25 +245,33 @@ def test_a_game_stored_to_its_end_but_not_settled_settles_once_at_start(
     _check_settled(c3, "matgo", tid, game_id)
 
 
+def _a_game_to_settle(
+    eng: Any, stake: int, payment: tuple[int, int, int, str]
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Two players at a Matgo game in play, and the arguments of its settlement."""
+    a, b = (store.create_user(eng, n, None) for n in ("ga", "gb"))
+    tid, _ = store.create_table(
+        eng, game="matgo", preset="default", stake=stake, private=False, invite="x",
+        seats=[], created_by=a["id"],
+    )  # fmt: skip
+    gid = store.start_game(
+        eng, table_id=tid, game="matgo", preset="default", stake=stake, game_no=1,
+        players=[a["id"], b["id"]],
+    )  # fmt: skip
+    winner = payment[1]
+    return a, b, {
+        "game_id": gid, "game": "matgo", "stake": stake, "players": [a["id"], b["id"]],
+        "outcome": {"winner": winner, "points": payment[2], "reason": payment[3]},
+        "payments": [payment], "record": {"moves": []}, "match_scores": None,
+    }  # fmt: skip
+
+
 def test_settling_twice_pays_once() -> None:
     from madang.server.db import make_engine, migrate
 
     eng = make_engine("sqlite://")
     migrate(eng)
-    a, b = (store.create_user(eng, n, None) for n in ("a", "b"))
-    tid, _ = store.create_table(
-        eng, game="matgo", preset="default", stake=10, private=False, invite="x",
-        seats=[], created_by=a["id"],
-    )  # fmt: skip
-    gid = store.start_game(
-        eng, table_id=tid, game="matgo", preset="default", stake=10, game_no=1,
-        players=[a["id"], b["id"]],
-    )  # fmt: skip
-    args: dict[str, Any] = {
-        "game_id": gid, "game": "matgo", "stake": 10, "players": [a["id"], b["id"]],
-        "outcome": {"winner": 0, "points": 3, "reason": "stop"},
-        "payments": [(1, 0, 3, "stop")], "record": {"moves": []}, "match_scores": None,
-    }  # fmt: skip
+    a, b, args = _a_game_to_settle(eng, 10, (1, 0, 3, "stop"))
     first = store.finish_game(eng, **args)
     with pytest.raises(store.AlreadySettled) as e:
         store.finish_game(eng, **args)
@@ -322,20 +330,7 @@ def test_settlements_racing_in_threads_pay_once(
 
     eng = make_engine(db_url)
     migrate(eng)
-    a, b = (store.create_user(eng, n, None) for n in ("ra", "rb"))
-    tid, _ = store.create_table(
-        eng, game="matgo", preset="default", stake=5, private=False, invite="x",
-        seats=[], created_by=a["id"],
-    )  # fmt: skip
-    gid = store.start_game(
-        eng, table_id=tid, game="matgo", preset="default", stake=5, game_no=1,
-        players=[a["id"], b["id"]],
-    )  # fmt: skip
-    args: dict[str, Any] = {
-        "game_id": gid, "game": "matgo", "stake": 5, "players": [a["id"], b["id"]],
-        "outcome": {"winner": 1, "points": 7, "reason": "stop"},
-        "payments": [(0, 1, 7, "stop")], "record": {"moves": []}, "match_scores": None,
-    }  # fmt: skip
+    a, b, args = _a_game_to_settle(eng, 5, (0, 1, 7, "stop"))
     barrier = threading.Barrier(8)
     got: list[str] = []
 

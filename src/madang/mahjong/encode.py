@@ -35,6 +35,7 @@ the batched environment (a test checks that both agree).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
@@ -192,6 +193,22 @@ class MahjongEncoding:
         for verb in _PLAIN:
             self._ids[verb, -1, ""] = len(self._forms)
             self._forms.append((verb, -1, ""))
+
+    def session_from_view(self, view: dict[str, Any], rng: random.Random) -> Any:
+        """A session whose hand is a random world consistent with a seat's ``view``
+        (:func:`madang.mahjong.engine.from_view`: the tiles the seat cannot see dealt at
+        random, declared hands ready on their waits), for a search bot that is given
+        only a view (OpenSpiel's ISMCTS in the arena)."""
+        from madang.mahjong.engine import from_view
+        from madang.mahjong.game import deal
+
+        session = deal(self.rules, 0)
+        hand = from_view(view, rng)
+        m = session.match
+        m.hand = hand
+        m.hands[-1] = hand
+        m.dealer, m.pot = hand.dealer, hand.pot
+        return session
 
     def action_id(self, move: str) -> int:
         """The id of a move in notation (without the seat)."""

@@ -278,6 +278,12 @@ class ISMCTSPlayer:
         state = MadangState(self.game)
         state.deal = 0
         state.session = make(view, rng)
+        sess, seat = state.session, view.get("seat")
+        # A claim window asks several seats, one at a time here: those before this one
+        # answer first, and their answers are hidden, so in this world they pass.
+        while seat in sess.pending() and sess.pending()[0] != seat:
+            other = sess.pending()[0]
+            sess.step(other, sess.default_move(other))
         if budget.iterations is not None:
             sims = budget.iterations
         else:
