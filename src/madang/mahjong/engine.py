@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import compress
 from typing import Any, Final
 
@@ -881,7 +881,11 @@ def from_view(v: Mapping[str, Any], rng: random.Random) -> HandState:
       only (``-1`` outside it) and ``history`` is empty.
 
     A declared hand is built as a complete hand less one tile (or six pairs and a
-    single), so its shape is random but not uniform over all ready hands. A bad or
+    single), or for a 불러 on several waits of one suit from a ready shape with exactly
+    those waits, so its shape is random but not uniform over all ready hands. Under a
+    table minimum a declared hand must have reached it; when the first half of the
+    tries finds none, a hand ready on the same waits that would not have is accepted
+    (which 판 a face-down hand holds is what the view cannot tell). A bad or
     inconsistent view raises :class:`RecordError`.
 
     >>> from madang.mahjong.view import view
@@ -1038,7 +1042,8 @@ def _from_view(v: Mapping[str, Any], seat: int, rng: random.Random) -> HandState
     ):
         raise RecordError("the view is inconsistent: hidden tile counts do not add up")
 
-    order = sorted(hidden, key=lambda s: -st.declared[s])  # the constrained hands first
+    # the most constrained hands first: 불러 on many waits, then fewer, then 엎어
+    order = sorted(hidden, key=lambda s: (-st.declared[s], -len(st.declared_waits[s])))
     claimers = [s for s in _AFTER[st.claim_from] if s != seat] if phase != PHASE_DISCARD else []
     for attempt in range(_WORLD_TRIES):
         pool = left[:NUM_KINDS]
@@ -1051,7 +1056,12 @@ def _from_view(v: Mapping[str, Any], seat: int, rng: random.Random) -> HandState
             use_pon = pons and pool[st.claim_tile] >= 2 and rng.random() < 0.5
             force = (rng.choice(pons), "pon") if use_pon else (rng.choice(claimers), "ron")
             order = [force[0]] + [s for s in order if s != force[0]]
-        if _deal_world(st, order, pool, concealed, drew, rng, force) and _world_window(st, seat, v):
+        # Late tries accept a declared hand that would not have reached the table
+        # minimum at its declaration (which 판 it holds cannot be seen; see below).
+        loose = attempt >= _WORLD_TRIES // 2
+        if _deal_world(st, order, pool, concealed, drew, rng, force, loose) and _world_window(
+            st, seat, v
+        ):
             live = [k for k in range(NUM_KINDS) for _ in range(pool[k])] + flowers_left
             rng.shuffle(live)
             st.wall = (-1,) * st.front + tuple(live) + (-1,) * (104 - st.back)
@@ -1093,11 +1103,13 @@ def _deal_world(
     drew: bool,
     rng: random.Random,
     force: tuple[int, str] | None = None,
+    loose: bool = False,
 ) -> bool:
     """Deal the hidden hands from ``pool`` in ``order``; ``force``: a seat given a
-    ``"ron"`` (a ready hand on the claimed tile) or a ``"pon"`` (a pair of it). False
-    to deal again."""
-    for s in order:
+    ``"ron"`` (a ready hand on the claimed tile) or a ``"pon"`` (a pair of it). A
+    declared hand leaves two of each wait of the 불러 hands dealt after it (the tiles
+    their shapes are built on). False to deal again."""
+    for i, s in enumerate(order):
         draws_now = drew and s == st.turn
         forced = force[1] if force is not None and force[0] == s else ""
         if forced == "pon":
@@ -1111,7 +1123,18 @@ def _deal_world(
             continue
         if st.declared[s] or forced:
             through = st.claim_tile if forced else -1
-            hand = _ready_hand(st, s, pool, concealed[s] - draws_now, rng, through)
+            mine = set(st.declared_waits[s]) if st.declared[s] == 2 else set()
+            kept = [0] * NUM_KINDS
+            for later in order[i + 1 :]:
+                if st.declared[later] == 2:
+                    for k in st.declared_waits[later]:
+                        if k not in mine:
+                            kept[k] = min(pool[k], 2)
+            for k, n in enumerate(kept):
+                pool[k] -= n
+            hand = _ready_hand(st, s, pool, concealed[s] - draws_now, rng, through, loose)
+            for k, n in enumerate(kept):
+                pool[k] += n
             if hand is None:
                 return False
             if draws_now:
@@ -1182,21 +1205,95 @@ def _complete_hand(
         c[k] -= 2
         hand[k] += 2
         groups.append((k, k))
-    while len(groups) - 1 < sets:
-        options = [(k, k, k) for k in range(NUM_KINDS) if c[k] >= 3]
-        options += [(k, k + 1, k + 2) for k in _CHOW_STARTS if c[k] and c[k + 1] and c[k + 2]]
-        if not options:
-            return None
-        g = rng.choice(options)
-        for k in g:
-            c[k] -= 1
-            hand[k] += 1
-        groups.append(g)
+    if not _random_sets(c, hand, sets - (len(groups) - 1), rng):
+        return None
     return hand
 
 
+_SUIT_SHAPES: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+
+
+def _suit_shapes() -> dict[tuple[int, ...], list[tuple[int, ...]]]:
+    """Ready shapes within one suit of numbers, by their waits (positions 0–8): every
+    count vector of 1, 4 or 7 tiles (at most four of a number) whose waits, the rest of
+    the hand being complete sets, are exactly those. Built once, on first use (~0.3 s)."""
+    if not _SUIT_SHAPES:
+
+        def vectors(pos: int, left: int, vec: list[int]) -> Iterator[tuple[int, ...]]:
+            if pos == 9:
+                if not left:
+                    yield tuple(vec)
+                return
+            for n in range(min(4, left) + 1):
+                vec.append(n)
+                yield from vectors(pos + 1, left - n, vec)
+                vec.pop()
+
+        for size in (1, 4, 7):
+            for vec in vectors(0, size, []):
+                w = waits([*vec, *[0] * (NUM_KINDS - 9)], (13 - size) // 3)
+                if w:
+                    _SUIT_SHAPES.setdefault(tuple(w), []).append(vec)
+    return _SUIT_SHAPES
+
+
+def _random_sets(c: list[int], hand: list[int], sets: int, rng: random.Random) -> bool:
+    """Add ``sets`` random 뽕/슌 shapes from the counts ``c`` to ``hand`` (both changed)."""
+    for _ in range(sets):
+        options = [(k, k, k) for k in range(NUM_KINDS) if c[k] >= 3]
+        options += [(k, k + 1, k + 2) for k in _CHOW_STARTS if c[k] and c[k + 1] and c[k + 2]]
+        if not options:
+            return False
+        for k in rng.choice(options):
+            c[k] -= 1
+            hand[k] += 1
+    return True
+
+
+def _shaped_hand(
+    st: HandState,
+    s: int,
+    pool: list[int],
+    size: int,
+    rng: random.Random,
+    want: tuple[int, ...],
+    loose: bool = False,
+) -> list[int] | None:
+    """A 불러 hand ready on exactly ``want``, all in one suit of numbers: a ready shape
+    of that suit with those waits (:func:`_suit_shapes`) and random complete sets."""
+    suit = want[0] // 9
+    if suit > 1 or any(k // 9 != suit for k in want):
+        return None
+    base = 9 * suit
+    shapes = [
+        v
+        for v in _suit_shapes().get(tuple(k - base for k in want), ())
+        if sum(v) <= size and all(pool[base + i] >= n for i, n in enumerate(v))
+    ]
+    for _ in range(_READY_TRIES if shapes else 0):
+        v = rng.choice(shapes)
+        c = pool[:]
+        hand = [0] * NUM_KINDS
+        for i, n in enumerate(v):
+            c[base + i] -= n
+            hand[base + i] += n
+        if not _random_sets(c, hand, (size - sum(v)) // 3, rng):
+            continue
+        st.hands[s] = hand
+        if (_waits_of(st, s) if loose else _declarable_waits(st, s)) == want:
+            pool[:] = c
+            return hand
+    return None
+
+
 def _ready_hand(
-    st: HandState, s: int, pool: list[int], size: int, rng: random.Random, through: int = -1
+    st: HandState,
+    s: int,
+    pool: list[int],
+    size: int,
+    rng: random.Random,
+    through: int = -1,
+    loose: bool = False,
 ) -> list[int] | None:
     """A ready hand of ``size`` (3k+1) tiles from the pool for seat ``s``, taken out of
     the pool; None if none was found. It is a complete hand less one tile. With
@@ -1205,6 +1302,8 @@ def _ready_hand(
     waits set as the seat's declared waits."""
     declared = st.declared[s]
     want = st.declared_waits[s] if declared == 2 else None
+    if want and through < 0 and (shaped := _shaped_hand(st, s, pool, size, rng, want, loose)):
+        return shaped
     seeds = [through] if through >= 0 else list(want or ())
     robbed = st.phase == PHASE_ROB
     for _ in range(_READY_TRIES):
@@ -1225,7 +1324,7 @@ def _ready_hand(
             continue
         c = [p - n for n, p in zip(hand, pool, strict=True)]
         st.hands[s] = hand
-        w = _declarable_waits(st, s) if declared else _waits_of(st, s)
+        w = _declarable_waits(st, s) if declared and not loose else _waits_of(st, s)
         if not w or (want is not None and w != want):
             continue
         if through >= 0:

@@ -42,6 +42,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pyspiel
 
+from madang.core.errors import RecordError
 from madang.core.registry import games, spec
 from madang.rl.encoding import Encoding, load_encoding
 
@@ -265,6 +266,8 @@ class ISMCTSPlayer:
         )
         self.encoding = _Setup.of(self.game).encoding
         self._per_sim = 0.005  # seconds per simulation, measured as it plays
+        self.no_world = 0
+        """Decisions taken without a search because no world fitted the view."""
 
     def act(self, view: dict[str, Any], legal: list[Any], rng: random.Random, budget: Any) -> Any:
         """The search's choice among ``legal``."""
@@ -277,7 +280,11 @@ class ISMCTSPlayer:
             raise NotImplementedError("this game cannot resample hidden cards")
         state = MadangState(self.game)
         state.deal = 0
-        state.session = make(view, rng)
+        try:
+            state.session = make(view, rng)
+        except RecordError:  # no world found for the view (rare: docs/rl/README.md)
+            self.no_world += 1
+            return legal[0]
         sess, seat = state.session, view.get("seat")
         # A claim window asks several seats, one at a time here: those before this one
         # answer first, and their answers are hidden, so in this world they pass.
@@ -287,7 +294,8 @@ class ISMCTSPlayer:
         if budget.iterations is not None:
             sims = budget.iterations
         else:
-            sims = max(1, int((budget.time_s or 0.1) / self._per_sim))
+            # at least two: OpenSpiel's first simulation only expands the root
+            sims = max(2, int((budget.time_s or 0.1) / self._per_sim))
         self.bot._max_simulations = sims
         t0 = time.perf_counter()
         action = int(self.bot.step(state))
