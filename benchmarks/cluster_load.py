@@ -18,8 +18,8 @@ each result. Printed, for each set-up:
 * failover (3 processes): one process is killed with ``kill -9``; for each table whose
   owner or whose client's process it was, the time from the kill to the next move
   served, p50 / p99;
-* the largest number of tables (of ``--steps``) whose move latency p99 stays ≤ 50 ms on
-  3 processes.
+* the largest number of tables (of ``--steps``, each run) whose move latency p99 stays
+  ≤ 50 ms on 3 processes.
 
 Needs Debian's ``redis-server`` and ``haproxy``, PostgreSQL (a database this script may
 empty) and the ``redis`` client. The test harness (``tests/server/cluster.py``) starts
@@ -221,9 +221,8 @@ def main() -> int:
                 f"{r['moves_per_s']:.1f} moves/s {'ok' if ok else '> 50 ms'}",
                 flush=True,
             )
-            if not ok:
-                break
-            best = n_tables
+            if ok:  # every step is run: a small one's p99 rests on a few samples
+                best = max(best, n_tables)
         report["steps"] = steps
         report["largest_tables_p99_le_50ms"] = best
         print(f"largest number of tables with p99 <= 50 ms on 3 processes: {best}")
