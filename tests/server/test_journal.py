@@ -44,7 +44,10 @@ def test_each_update_shows_only_stored_moves_and_the_journal_is_the_record(
                 games = client.app.state.hub.rooms[tid].game_id  # type: ignore[attr-defined]
                 dealt, moves = _journal(client, games)
                 assert len(moves) >= shown  # nothing shown that is not stored
-                assert dealt is not None and dealt["moves"] == []  # the deal, while it plays
+                # the deal while it plays (the bot's last move may have ended and settled
+                # the game since this update: then the whole record)
+                assert dealt is not None
+                assert dealt["moves"] in ([], [m["move"] for m in moves])
             if "result" in m:
                 break
     assert game_id is not None
