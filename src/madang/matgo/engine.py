@@ -17,6 +17,7 @@ and :meth:`MatgoState.default_action` answers for a player whose time ran out.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
@@ -181,6 +182,20 @@ class Turn:
         except (MadangError, KeyError, TypeError, AttributeError) as e:
             raise RecordError(f"bad turn in the view: {e}") from None
         return t
+
+
+class NoEvents(list[Event]):
+    """The events list of a game dealt with ``events=False``: it stays empty. Its
+    ``append`` discards at C speed (a zero-length deque's), so the engine's hot paths
+    build the same events without keeping them, and a clone's copy stays a ``NoEvents``."""
+
+    __slots__ = ()
+
+    append = deque[Event](maxlen=0).append
+
+    def copy(self) -> NoEvents:
+        """This same empty list (it holds nothing to copy)."""
+        return self
 
 
 # 국진 mode once fixed: -1 not fixed (auto: best for its owner), 0 animal, 1 피.
@@ -945,12 +960,12 @@ class MatgoState:
 _LISTS = (
     "pile", "hands", "captured", "stack_maker", "stack_extra", "tokens", "shakes", "no_shake",
     "revealed", "go_count", "go_score", "ppeok_count", "ppeok_turns", "turns", "payments",
-    "events", "moves",
+    "moves",
 )  # fmt: skip
-_SCALARS = tuple(n for n in _SLOTS if n not in _LISTS and n != "turn")
+_SCALARS = tuple(n for n in _SLOTS if n not in _LISTS and n not in ("turn", "events"))
 # ``_legal`` is shared: a step replaces the cached list and never mutates it.
 MatgoState.clone = compile_clone(  # type: ignore[method-assign,assignment]
-    MatgoState, shared=_SCALARS, lists=_LISTS, copied=("turn",)
+    MatgoState, shared=_SCALARS, lists=_LISTS, copied=("turn", "events")
 )
 _GUKJIN_MODES = {"free": _GJ_FREE, "animal": _GJ_ANIMAL, "pi": _GJ_PI}
 
@@ -1042,6 +1057,10 @@ def new_game(
 
     ``carry`` is the 나가리 multiplier in force; ``mission`` names the game's mission
     when ``rules.missions`` is on (drawn from the deck's order when not given).
+
+    ``events=False`` keeps no events (the RL path's games, a little faster): every step
+    returns ``[]`` and :attr:`MatgoState.events` stays an empty :class:`NoEvents`, so a
+    view of the game shows no last played cards; the game itself is the same.
     """
     rules = rules or _DEFAULT_RULES
     if dealer not in (0, 1) or isinstance(dealer, bool):
@@ -1054,6 +1073,8 @@ def new_game(
         ids = [parse_card(c) if isinstance(c, str) else c for c in deck]
         check_deck(ids, rules)
     s = MatgoState.blank(rules, dealer=dealer, carry=carry)
+    if not events:
+        s.events = NoEvents()
     s.deck = tuple(ids)
     if rules.missions:
         if mission is not None:
