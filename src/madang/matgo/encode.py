@@ -118,18 +118,39 @@ FloatArray = npt.NDArray[np.float32]
 _S = NUM_PLANES * NUM_CARDS  # where the scalars start
 _OVER, _GO_STOP = int(Phase.OVER), int(Phase.GO_STOP)
 _OVER_PHASE = Phase.OVER
-_FIELDS = attrgetter(
-    "floor", "stack_maker", "stack_extra", "turn", "hands", "captured", "revealed",
-    "tokens", "shakes", "go_count", "ppeok_count", "pile", "phase", "current", "dealer",
-    "gukjin_mode", "carry", "mission",
+# observe_states' per-state fields, as the state holds them, and how many numbers of
+# them it copies: card masks (the floor, both hands, both captured piles, both seats'
+# revealed cards, the turn's cards in flight, the mission's cards) and small counts (고,
+# shakes, tokens and 뻑 of both seats, the pile's size, the phase, the seat to act,
+# 선, the 국진 mode + 1, the seat observing).
+_RAW = attrgetter(
+    "floor", "hands", "captured", "revealed", "turn", "tokens", "shakes", "go_count",
+    "ppeok_count", "pile", "phase", "current", "dealer", "gukjin_mode", "carry", "mission",
+    "stack_maker", "stack_extra",
 )  # fmt: skip
+_RAW_MASKS = 9
+_RAW_SMALL = 14
+_FLIP_BIT = (*(1 << c for c in range(NUM_CARDS)), 0)  # by Turn.flip (-1: none)
+# By the seat observing: the raw mask behind each plane, then the opponent's whole hand
+# (the two 뻑 planes and the seen plane are filled afterwards: their sources are only
+# placeholders); and where the 고, shakes, tokens and 뻑 counts are, as mine, theirs.
+_FLOOR, _H0, _H1, _C0, _C1, _R0, _R1, _FLIGHT, _MISSION = range(_RAW_MASKS)
+_PLANE_SOURCES = np.array(
+    [
+        [_H0, _R1, _FLOOR, _MISSION, _MISSION, _C0, _C1, _FLIGHT, _MISSION, _MISSION, _H1],
+        [_H1, _R0, _FLOOR, _MISSION, _MISSION, _C1, _C0, _FLIGHT, _MISSION, _MISSION, _H0],
+    ]
+)
+_SEEN = [0, 1, 2, 5, 6, 7]  # the planes whose union is the seen plane
+_HANDS = [0, NUM_PLANES]  # the planes of the two hands
+_PAIR_SOURCES = np.array([[0, 1, 2, 3, 4, 5, 6, 7], [1, 0, 3, 2, 5, 4, 7, 6]])
 _NO_MAKERS = [-1] * 13
 _NO_EXTRA = [0] * 13
 _BEFORE_SCORE = Gukjin.BEFORE_SCORE
 # settlement modes by MatgoState.gukjin_mode + 1 (not fixed: the best way; 열끗; 쌍피)
 _GUKJIN_MODES = (GukjinMode.BEST, GukjinMode.ANIMAL, GukjinMode.PI)
-_PHASE_HOT = tuple(tuple(int(p == q) for q in range(len(_PHASES))) for p in range(len(_PHASES)))
-_GUKJIN_HOT = ((1, 0, 0), (0, 1, 0), (0, 0, 1))  # by MatgoState.gukjin_mode + 1
+_PHASE_EYE = np.eye(len(_PHASES), dtype=np.float32)  # one-hot rows by phase
+_GUKJIN_EYE = np.eye(3, dtype=np.float32)  # by MatgoState.gukjin_mode + 1
 
 
 # 족보 points of many captured piles at once, the batched twin of
@@ -237,6 +258,22 @@ def _stop_points(s: MatgoState) -> int:
         loser_gukjin=mode,
         mission=s.mission,
     )
+
+
+def _stacks(floor: int, makers: list[int], extra: list[int], me: int) -> tuple[int, int, int]:
+    """The floor as ``me`` sees it (each stack's bonus cards with it) and the floor cards
+    in 뻑 stacks that ``me`` made and that the opponent made."""
+    seen = mine = theirs = 0
+    for m in range(1, 13):
+        cards = floor & MONTH_MASK[m]
+        if cards:
+            cards |= extra[m]
+            seen |= cards
+            if makers[m] == me:
+                mine |= cards
+            elif makers[m] == 1 - me:
+                theirs |= cards
+    return seen, mine, theirs
 
 
 def _mask(codes: Sequence[str]) -> int:
@@ -348,89 +385,70 @@ class MatgoEncoding:
         """The observations of ``seats[i]`` in ``states[i]`` into ``out[i]``: the numbers
         of :meth:`observe` of their views, from the engine states directly (fast).
 
-        One Python pass gathers each state's card masks (plane order) and small counts
-        (scalar order) into flat lists; numpy unpacks the masks to planes, writes the
-        counts and scores the captured piles of all states at once."""
+        One short Python pass copies each state's fields as they are (by seat number,
+        not seen from ``seats[i]``) into two flat lists, card masks and small counts;
+        numpy then turns them round to each row's seat, unpacks the masks to planes and
+        scores the captured piles of all states at once. Only a floor with 뻑 stacks
+        (rare) is worked out in Python, state by state."""
         n = len(states)
         if n == 0:
             return
-        masks: list[int] = []  # NUM_PLANES card masks per state
-        small: list[int] = []  # the scalars of each state (small non-negative ints)
+        masks: list[int] = []  # _RAW_MASKS card masks per state
+        small: list[int] = []  # _RAW_SMALL small counts per state
         carry: list[int] = []
+        stacks: list[tuple[int, int, int, int]] = []  # (row, floor, ppeok mine, theirs)
         for s, me in zip(states, seats, strict=True):
-            (floor, makers, stack_extra, t, hands, captured, revealed, tokens, shakes, go,
-             ppeok, pile, phase, current, dealer, gukjin, c, mission) = _FIELDS(s)  # fmt: skip
-            opp = 1 - me
-            hand = hands[me]
-            theirs = hands[opp]
-            shown = revealed[opp] & theirs
-            flip = t.flip
-            flight = t.cap | t.bonus | (1 << flip if flip >= 0 else 0)
-            mine_cap = captured[me]
-            their_cap = captured[opp]
-            ppeok_mine = ppeok_theirs = 0
-            if makers != _NO_MAKERS or stack_extra != _NO_EXTRA:
-                seen_floor = 0  # the floor by months: a stack's bonus cards with it
-                for m in range(1, 13):
-                    cards = floor & MONTH_MASK[m]
-                    if cards:
-                        cards |= stack_extra[m]
-                        seen_floor |= cards
-                        if makers[m] == me:
-                            ppeok_mine |= cards
-                        elif makers[m] == opp:
-                            ppeok_theirs |= cards
-                floor = seen_floor
+            (floor, hands, captured, revealed, t, tokens, shakes, go, ppeok, pile, phase,
+             current, dealer, gukjin, c, mission, makers, extra) = _RAW(s)  # fmt: skip
+            if makers != _NO_MAKERS or extra != _NO_EXTRA:
+                stacks.append((len(carry), *_stacks(floor, makers, extra, me)))
             masks += (
-                hand,
-                shown,
                 floor,
-                ppeok_mine,
-                ppeok_theirs,
-                mine_cap,
-                their_cap,
-                flight,
-                hand | shown | floor | mine_cap | their_cap | flight,
+                *hands,
+                *captured,
+                *revealed,
+                t.cap | t.bonus | _FLIP_BIT[t.flip],
                 0 if mission is None else mission.cards,
             )
-            small += _PHASE_HOT[phase]
-            small += (
-                phase != _OVER and current == me,
-                dealer == me,
-                hand.bit_count(),
-                theirs.bit_count(),
-                len(pile),
-                0,  # the scores, filled in below
-                0,
-                go[me],
-                go[opp],
-                shakes[me],
-                shakes[opp],
-                tokens[me],
-                tokens[opp],
-                ppeok[me],
-                ppeok[opp],
-                0,  # carry and stop points, filled in below
-                0,
-            )
-            small += _GUKJIN_HOT[gukjin + 1]
+            small += (*go, *shakes, *tokens, *ppeok, len(pile), phase, current, dealer)
+            small += (gukjin + 1, me)
             carry.append(c)
-        planes = np.array(masks, dtype="<u8")  # little-endian: bytes in bit order
-        bits = np.unpackbits(planes.view(np.uint8).reshape(n, -1), axis=1, bitorder="little")
-        o = out[:n]
-        o[:, :_S] = bits.reshape(n, NUM_PLANES, 64)[:, :, :NUM_CARDS].reshape(n, _S)
+        # the masks are below 2**52: read as int64 (faster than uint64), the same bits
+        raw = np.fromiter(masks, dtype=np.int64, count=n * _RAW_MASKS).reshape(n, _RAW_MASKS)
         sm: npt.NDArray[np.integer[Any]]
         try:
-            sm = np.frombuffer(bytes(small), dtype=np.uint8).reshape(n, len(SCALARS))
+            sm = np.frombuffer(bytes(small), dtype=np.uint8).reshape(n, _RAW_SMALL)
         except ValueError:  # a count over 255 (no game gets there): as ints
-            sm = np.array(small, dtype=np.int64).reshape(n, len(SCALARS))
+            sm = np.array(small, dtype=np.int64).reshape(n, _RAW_SMALL)
+        seat = sm[:, 13]
+        rows = np.arange(n)[:, None]
+        # the planes (and the opponent's whole hand last) seen from each row's seat
+        planes = raw[rows, _PLANE_SOURCES[seat]]
+        planes[:, 1] &= planes[:, NUM_PLANES]  # revealed cards still in the hand
+        planes[:, 3:5] = 0
+        for i, floor, ppeok_mine, ppeok_theirs in stacks:
+            planes[i, 2:5] = floor, ppeok_mine, ppeok_theirs
+        planes[:, 8] = np.bitwise_or.reduce(planes[:, _SEEN], axis=1)
+        little = planes.astype("<i8", copy=False)  # bytes in bit order
+        bits = np.unpackbits(little.view(np.uint8).reshape(n, -1), axis=1, bitorder="little")
+        bits3 = bits.reshape(n, NUM_PLANES + 1, 64)
+        o = out[:n]
+        o[:, :_S] = bits3[:, :NUM_PLANES, :NUM_CARDS].reshape(n, _S)
         sc = o[:, _S:]
-        sc[:] = sm
-        gukjin_modes = sm[:, 25] + 2 * sm[:, 26]  # 0 not fixed, 1 열끗, 2 쌍피
+        phase = sm[:, 9]
+        sc[:, 0:7] = _PHASE_EYE[phase]
+        sc[:, 7] = (phase != _OVER) & (sm[:, 10] == seat)
+        sc[:, 8] = sm[:, 11] == seat
+        sc[:, 9:11] = bits3[:, _HANDS].sum(axis=2)
+        sc[:, 11] = sm[:, 8]
+        gukjin_modes = sm[:, 12]  # 0 not fixed, 1 열끗, 2 쌍피
         sc[:, 12:14] = _scores(states, o[:, 5 * NUM_CARDS : 7 * NUM_CARDS], gukjin_modes)
+        sc[:, 14:22] = sm[rows, _PAIR_SOURCES[seat]]  # 고, shakes, tokens, 뻑: mine, theirs
         sc[:, 22] = carry
-        for i in np.flatnonzero(sm[:, _GO_STOP]).tolist():
+        sc[:, 23] = 0
+        for i in np.flatnonzero(phase == _GO_STOP).tolist():
             sc[i, 23] = _stop_points(states[i])
+        sc[:, 24:27] = _GUKJIN_EYE[gukjin_modes]
 
     def render(self, view: dict[str, Any]) -> str:
         """The table of ``view`` as plain text, from the terminal renderer."""

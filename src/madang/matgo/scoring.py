@@ -29,6 +29,7 @@ from madang.matgo.cards import (
     GUKJIN_BIT,
     GWANG_MASK,
     HONGDAN_MASK,
+    NUM_CARDS,
     PI_MASK,
     RIBBON_MASK,
     SSANGPI_MASK,
@@ -133,37 +134,48 @@ def jokbo_items(captured: int, gukjin_as_pi: bool = False) -> list[ScoreItem]:
     return out
 
 
+def _subsets(mask: int) -> list[int]:
+    """Every subset of the cards of ``mask``."""
+    out = [0]
+    while mask:
+        low = mask & -mask
+        out += [m | low for m in out]
+        mask ^= low
+    return out
+
+
+def _points_by_subset(kind: int) -> dict[int, int]:
+    """The 족보 points of every pile made only of cards of ``kind`` (from :data:`PATTERNS`)."""
+    return {m: sum(p.points(m, False) for p in PATTERNS) for m in _subsets(kind)}
+
+
+# The 족보 add up over four disjoint kinds of cards, so a pile's points are one table
+# entry per kind: by the pile's brights, its animals (고도리 included), its ribbons (the
+# 단 included), and its 피 value (a test checks them against PATTERNS).
+_GWANG_POINTS = _points_by_subset(GWANG_MASK)
+_ANIMAL_POINTS = _points_by_subset(ANIMAL_MASK)
+_RIBBON_POINTS = _points_by_subset(RIBBON_MASK)
+_PI_POINTS = tuple(max(0, v - 9) for v in range(3 * NUM_CARDS + 3))
+_NOT_GUKJIN = ANIMAL_MASK & ~GUKJIN_BIT
+
+
 def jokbo_points(m: int, gukjin_as_pi: bool = False) -> int:
-    """The 족보 points of a captured pile (the sum of :data:`PATTERNS`, inlined for speed)."""
-    total = 0
-    n = (m & GWANG_MASK).bit_count()
-    if n >= 3:
-        total += (2 if m & BIGWANG_BIT else 3) if n == 3 else (4 if n == 4 else 15)
-    a = (m & ANIMAL_MASK).bit_count()
-    if gukjin_as_pi and m & GUKJIN_BIT:
-        a -= 1
-    if a >= 5:
-        total += a - 4
-    if m & GODORI_MASK == GODORI_MASK:
-        total += 5
-    r = m & RIBBON_MASK
-    n = r.bit_count()
-    if n >= 3:
-        if n >= 5:
-            total += n - 4
-        if r & HONGDAN_MASK == HONGDAN_MASK:
-            total += 3
-        if r & CHEONGDAN_MASK == CHEONGDAN_MASK:
-            total += 3
-        if r & CHODAN_MASK == CHODAN_MASK:
-            total += 3
+    """The 족보 points of a captured pile (the sum of :data:`PATTERNS`, from tables)."""
     v = (m & PI_MASK).bit_count() + 2 * (m & SSANGPI_MASK).bit_count()
     v += 3 * (m & SSEURIPI_MASK).bit_count()
-    if gukjin_as_pi and m & GUKJIN_BIT:
-        v += 2
-    if v >= 10:
-        total += v - 9
-    return total
+    if gukjin_as_pi and m & GUKJIN_BIT:  # no animal: +2 to the 피 value
+        return (
+            _GWANG_POINTS[m & GWANG_MASK]
+            + _ANIMAL_POINTS[m & _NOT_GUKJIN]
+            + _RIBBON_POINTS[m & RIBBON_MASK]
+            + _PI_POINTS[v + 2]
+        )
+    return (
+        _GWANG_POINTS[m & GWANG_MASK]
+        + _ANIMAL_POINTS[m & ANIMAL_MASK]
+        + _RIBBON_POINTS[m & RIBBON_MASK]
+        + _PI_POINTS[v]
+    )
 
 
 def best_jokbo_points(m: int) -> int:
