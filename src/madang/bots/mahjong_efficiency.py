@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -53,6 +54,7 @@ from madang.mahjong.tiles import DRAGONS, NUM_KINDS, tile_name
 __all__ = [
     "EfficiencyBot",
     "Table",
+    "discard_forms",
     "discard_options",
     "hand_keys",
     "pan_estimate",
@@ -186,6 +188,17 @@ class Table:
                 if source == seat and kind != "ankan":
                     n += 1
         return n
+
+
+def discard_forms(
+    legal: Sequence[Action], k: int
+) -> tuple[Action | None, Action | None, Action | None]:
+    """The legal discards of ``k``: plain, with 엎어, with 불러 (None where not legal)."""
+    forms: dict[str, Action] = {}
+    for a in legal:
+        if a.verb == "discard" and a.tile == k:
+            forms[a.declare] = a
+    return forms.get(""), forms.get("eopeo"), forms.get("bulleo")
 
 
 def hand_keys(counts: list[int]) -> list[int]:
@@ -450,17 +463,7 @@ class EfficiencyBot:
 
     def with_declaration(self, t: Table, legal: list[Action], k: int, acc: float) -> Action:
         """The discard of ``k``, with 엎어 or 불러 when allowed and worth it."""
-        plain: Action | None = None
-        eopeo: Action | None = None
-        bulleo: Action | None = None
-        for a in legal:
-            if a.verb == "discard" and a.tile == k:
-                if a.declare == "eopeo":
-                    eopeo = a
-                elif a.declare == "bulleo":
-                    bulleo = a
-                else:
-                    plain = a
+        plain, eopeo, bulleo = discard_forms(legal, k)
         if eopeo is not None and self.declare_ok(t):
             if bulleo is not None and acc >= 8:
                 return bulleo

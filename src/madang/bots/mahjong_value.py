@@ -58,7 +58,7 @@ import math
 from typing import Final
 
 from madang.bots.mahjong_defensive import DangerModel, DefensiveBot
-from madang.bots.mahjong_efficiency import Table, discard_options, hand_keys
+from madang.bots.mahjong_efficiency import Table, discard_forms, discard_options, hand_keys
 from madang.mahjong.engine import EOPEO_MIN_WALL
 from madang.mahjong.hand import shanten_keys
 from madang.mahjong.scoring import Meld, WinContext, score_hand
@@ -351,17 +351,7 @@ class ValueBot(DefensiveBot):
     def with_declaration(self, t: Table, legal: list[Action], k: int, acc: float) -> Action:
         """The discard of ``k``; with 불러 (or 엎어) whenever the hand can be declared
         with ``declare_min`` winning tiles unseen."""
-        plain: Action | None = None
-        eopeo: Action | None = None
-        bulleo: Action | None = None
-        for a in legal:
-            if a.verb == "discard" and a.tile == k:
-                if a.declare == "eopeo":
-                    eopeo = a
-                elif a.declare == "bulleo":
-                    bulleo = a
-                else:
-                    plain = a
+        plain, eopeo, bulleo = discard_forms(legal, k)
         if eopeo is not None and acc >= self.declare_min:
             if bulleo is not None and acc >= self.bulleo_min:
                 return bulleo

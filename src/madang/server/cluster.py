@@ -334,10 +334,15 @@ class Cluster:
 
     def lost(self, room: Room) -> None:
         """A room found that another process wrote its game: it stopped; forget it."""
-        self.hub.rooms.pop(room.table_id, None)
-        self._published.pop(room.table_id, None)
+        self._forget(room)
         self._spawn(self._release_lease(room.table_id))
         self._wakeup.set()  # look again: if no one holds it, rebuild it from the database
+
+    def _forget(self, room: Room) -> None:
+        """This process no longer plays ``room``'s table (the lease is not touched)."""
+        if self.hub.rooms.get(room.table_id) is room:
+            del self.hub.rooms[room.table_id]
+        self._published.pop(room.table_id, None)
 
     async def _release_lease(self, table_id: int) -> None:
         with contextlib.suppress(Exception):
@@ -582,8 +587,7 @@ class Cluster:
             for room, ok in zip(rooms, held, strict=True):
                 if not ok:  # another process claimed it: it plays it from the journal
                     log.warning("%s: lost the lease of table %s", self.node, room.table_id)
-                    self.hub.rooms.pop(room.table_id, None)
-                    self._published.pop(room.table_id, None)
+                    self._forget(room)
                     room.on_close = None
                     await room.shutdown()
 

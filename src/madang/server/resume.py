@@ -68,7 +68,7 @@ def replay(session: Session, games: list[dict[str, Any]]) -> bool:
             seat = m["seat"]
             if offer and seat not in session.window():
                 session.end_offer()  # the pause had ended before this move
-            offer = offer and session.offering
+                offer = False
             try:
                 session.step(seat, m["move"])
             except MadangError as e:

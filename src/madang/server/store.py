@@ -398,16 +398,17 @@ def _table_plan(c: Connection, t: dict[str, Any]) -> dict[str, Any]:
         .where(db.games.c.table_id == t["id"])
         .order_by(db.games.c.id)
     ).all()  # fmt: skip
-    t["games"] = [dict(r._mapping) for r in rows]
-    for g in t["games"]:
-        g["moves"] = [
-            dict(m._mapping)
-            for m in c.execute(
-                sa.select(db.game_moves.c.seat, db.game_moves.c.move, db.game_moves.c.timed_out)
-                .where(db.game_moves.c.game_id == g["id"])
-                .order_by(db.game_moves.c.seq)
-            )
-        ]
+    t["games"] = [{**r._mapping, "moves": []} for r in rows]
+    by_id = {g["id"]: g["moves"] for g in t["games"]}
+    for m in c.execute(  # every game's journal in one query
+        sa.select(
+            db.game_moves.c.game_id, db.game_moves.c.seat, db.game_moves.c.move,
+            db.game_moves.c.timed_out,
+        )
+        .where(db.game_moves.c.game_id.in_(list(by_id)))
+        .order_by(db.game_moves.c.game_id, db.game_moves.c.seq)
+    ):  # fmt: skip
+        by_id[m.game_id].append({"seat": m.seat, "move": m.move, "timed_out": m.timed_out})
     return t
 
 
