@@ -15,7 +15,9 @@ Sampling stops at the budget's time limit or iteration cap, whichever comes firs
 settlement of the piles on the table, exactly; 고 pays, on average over the sampled
 worlds, whatever the playout to the end of the game brings — the 고 bonus and the
 doubling from the third 고, 흔들기, 피박, 광박 and 멍따 as they come, and the 고박 paid
-when the opponent reaches 7 first. The bot says 고 when that mean is higher.
+when the opponent reaches 7 first. The bot says 고 when that mean is higher, unless the
+opponent wins in more than 5% of the worlds (``go_risk``): a win in hand is not traded
+for points at that risk.
 
 >>> import random
 >>> from madang.matgo.engine import new_game
@@ -253,7 +255,10 @@ class SearchBot:
     valued by :func:`leaf_value` (``None``: to the end of the game). ``max_candidates``
     keeps only the valuation's best few plays when a hand offers many. ``search_go``:
     decide 고/스톱 by expected payment (:meth:`go_or_stop`); off, the greedy rule decides
-    it. ``go_margin``: the points by which 고's expected payment must beat 스톱's.
+    it. ``go_margin``: the points by which 고's expected payment must beat 스톱's;
+    ``go_risk``: the largest share of sampled worlds in which 고 may lose (the opponent
+    wins) — above it the bot stops whatever the mean (a game won is kept; measured in
+    docs/bots.md).
     ``weights`` is the valuation used for the prior, the candidate ranking and the
     leaves. ``replies``: the opponent's first so many plays in each rollout are the
     greedy bot's own choice (an opponent model, about ten times the cost of a cheap play,
@@ -276,6 +281,7 @@ class SearchBot:
         replies: int = 0,
         leaf: Literal["potential", "learned"] = "potential",
         go_margin: float = 0.0,
+        go_risk: float = 0.05,
     ) -> None:
         if leaf not in ("potential", "learned"):
             raise RuleConfigError(f"unknown leaf evaluation {leaf!r}: potential or learned")
@@ -287,6 +293,7 @@ class SearchBot:
         self.replies = replies
         self.learned = leaf == "learned"
         self.go_margin = go_margin
+        self.go_risk = go_risk
 
     def act(
         self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Budget | None
@@ -352,8 +359,9 @@ class SearchBot:
         of the piles on the table, 박 and 고박 included); 고's is the mean, over sampled
         worlds, of the payments from here to the end of a playout (the cheap policy for
         both seats: later 고, 흔들기 and 박 as they come, and the 고박 paid if the opponent
-        gets there first). 고 when its mean beats 스톱 by more than ``go_margin``;
-        ``prior`` (the greedy rule's answer) on a tie."""
+        gets there first). 고 when its mean beats 스톱 by more than ``go_margin`` and
+        the opponent wins in no more than ``go_risk`` of the worlds; ``prior`` (the
+        greedy rule's answer) on a tie."""
         worlds = _Worlds(view, me, rng)
         base = worlds.base
         n_pay = len(base.payments)
@@ -361,15 +369,19 @@ class SearchBot:
         stopped.step(A.STOP)
         stop_value = float(net_points(stopped, me, n_pay)) + self.go_margin
         total = 0.0
-        n = 0
+        n = lost = 0
         while True:
             world = worlds.deal().clone()
             world.step(A.GO)
             playout(world)
-            total += net_points(world, me, n_pay)
+            net = net_points(world, me, n_pay)
+            total += net
+            lost += net < 0
             n += 1
             if n >= cap or clock() >= deadline:
                 break
+        if lost > self.go_risk * n:
+            return A.STOP  # 스톱 wins for sure: no 고 that loses too often
         go_value = total / n
         if go_value == stop_value:
             return prior
