@@ -102,3 +102,37 @@ def test_the_greedy_rule_still_answers_with_search_go_off() -> None:
     g = _gobak_risk()
     bot = SearchBot(search_go=False)
     assert bot.act(view(g, 0), g.legal_actions(), random.Random(0), Budget(None, 5)) == A.GO
+
+
+def _risky_go() -> MatgoState:
+    """13 points with one card in hand (11g), 스톱 pays 13; the opponent holds two
+    cards with 11p1 towards its 11 and 16 cards of its own: 고 pays more on average but
+    the opponent takes the game in about one world in seven."""
+    return _position(
+        "01g 01r 01p1 01p2 02a 02r 02p1 02p2 04r 04p2 06a 06r 08g 08a 08p1 08p2 09a 09r"
+        " 10a 10r 12a 12d b2 b3",
+        "04a 04p1 05a 05r 06p1 06p2 07p1 07p2 09p1 09p2 10p1 10p2 11d 11p2 12g 12r",
+        "11g",
+        "05p2 11p1",
+        "03r 03p1 03p2 07a",
+    )
+
+
+def test_stop_when_go_pays_more_but_loses_too_often() -> None:
+    g = _risky_go()
+    stop, go, se = _payments(g, 2000)
+    assert stop == 13 and go > stop + 2 * se
+    worlds = _Worlds(view(g, 0), 0, random.Random(7))
+    n_pay = len(worlds.base.payments)
+    lost = 0
+    for _ in range(2000):
+        world = worlds.deal().clone()
+        world.step(A.GO)
+        playout(world)
+        lost += net_points(world, 0, n_pay) < 0
+    assert 0.08 < lost / 2000 < 0.25  # well above hard's 5% go_risk
+    v, legal = view(g, 0), g.legal_actions()
+    assert SearchBot().act(v, legal, random.Random(0), Budget(None, 300)) == A.STOP
+    # by expected payment alone (no cap on the risk) the bot goes
+    reckless = SearchBot(go_risk=1.0)
+    assert reckless.act(v, legal, random.Random(0), Budget(None, 300)) == A.GO
