@@ -341,6 +341,36 @@ class MatgoState:
             return [A.CHONGTONG_STOP, A.CHONGTONG_PLAY]
         return []
 
+    def legal_mask(self) -> int:
+        """The action ids legal now as the bits of an int (bit ``i`` set: id ``i`` is
+        legal; :meth:`legal_actions` as bits, for the batched path's masks).
+
+        >>> g = new_game(seed=3)
+        >>> [a for a in range(A.NUM_ACTIONS) if g.legal_mask() >> a & 1] == g.legal_actions()
+        True
+        """
+        phase = self.phase
+        if phase is _P_PLAY:
+            p = self.current
+            hand = self.hands[p]
+            a = hand - ((hand >> 1) & _FIVES)
+            a = (a & _THREES) + ((a >> 2) & _THREES)
+            if (a + _ONES) & _FOURS & ALL_MONTH_CARDS:  # a 흔들기 or 폭탄 may be on
+                bits = 0
+                for i in self.legal_actions():
+                    bits |= 1 << i
+                return bits
+            return hand | _FLIP_BIT if self.tokens[p] else hand  # PLAY + card is the card
+        if phase is _P_PICK_PLAY or phase is _P_PICK_FLIP:
+            return self.turn.options << A.PICK
+        return _PHASE_LEGAL_BITS[phase]
+
+    def is_legal(self, action: int) -> bool:
+        """Whether the action id ``action`` is legal now (as :meth:`step` checks it)."""
+        if 0 <= action < A.SHAKE and self.phase is _P_PLAY:  # any card in the hand
+            return self.hands[self.current] >> action & 1 == 1
+        return action >= 0 and self.legal_mask() >> action & 1 == 1
+
     def default_action(self) -> int:
         """The answer taken for a player whose time runs out.
 
@@ -378,7 +408,6 @@ class MatgoState:
         An action that is not legal now raises :class:`IllegalActionError` (a malformed
         one :class:`InvalidActionError`) and leaves the state unchanged.
         """
-        t = self.turn
         if type(action) is not int:
             if isinstance(action, str):
                 action = A.parse_action(action)
@@ -397,6 +426,12 @@ class MatgoState:
                 f"{text} is not legal now (seat {self.current} must answer "
                 f"{self.phase.name.lower()})"
             )
+        return self._apply(action)
+
+    def _apply(self, action: int) -> list[Event]:
+        """:meth:`step` of an action id known to be legal now (unchecked: the batched
+        path checks it against :meth:`legal_mask`)."""
+        t = self.turn
         self._legal = None
         self.moves.append(action)
         events = self.events
@@ -990,6 +1025,17 @@ _ONES = int("1" * 13, 16)  # 0x1111…: one per nibble
 _FOURS = _ONES * 4
 _FIVES = _ONES * 5
 _THREES = _ONES * 3
+_FLIP_BIT = 1 << A.FLIP
+#: MatgoState.legal_mask of the phases whose answers are fixed, by phase (a tuple: an
+#: enum member's hash is a Python call).
+_PHASE_LEGAL_BITS = tuple(
+    {
+        _P_GO_STOP: 1 << A.GO | 1 << A.STOP,
+        _P_GUKJIN: 1 << A.GUKJIN_ANIMAL | 1 << A.GUKJIN_PI,
+        _P_CHONGTONG: 1 << A.CHONGTONG_STOP | 1 << A.CHONGTONG_PLAY,
+    }.get(phase, 0)
+    for phase in Phase
+)
 
 
 def _chongtong_months(hand: int) -> list[int]:
