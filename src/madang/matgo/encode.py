@@ -29,7 +29,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import repeat
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -38,6 +37,7 @@ import numpy.typing as npt
 from madang.core.errors import IllegalActionError
 from madang.matgo import actions as A
 from madang.matgo.cards import (
+    ALL_MONTH_CARDS,
     ANIMAL_MASK,
     BIGWANG_BIT,
     CHEONGDAN_MASK,
@@ -55,7 +55,7 @@ from madang.matgo.cards import (
     SSEURIPI_MASK,
     pi_value,
 )
-from madang.matgo.engine import MatgoState, Phase
+from madang.matgo.engine import _PHASE_LEGAL_BITS, MatgoState, Phase
 from madang.matgo.rules import Gukjin
 from madang.matgo.scoring import GukjinMode, jokbo_points, settle_factor, settle_points
 
@@ -120,20 +120,15 @@ _OVER, _GO_STOP = int(Phase.OVER), int(Phase.GO_STOP)
 _OVER_PHASE = Phase.OVER
 # observe_states' per-state fields, as the state holds them, and how many numbers of
 # them it copies: card masks (the floor, both hands, both captured piles, both seats'
-# revealed cards, the turn's cards in flight, the mission's cards) and small counts (고,
+# revealed cards, the turn's cards in flight, the mission's cards, the options of a 패
+# 선택) and small counts (고,
 # shakes, tokens and 뻑 of both seats, the pile's size, the phase, the seat to act,
 # 선, the 국진 mode + 1, the 나가리 carry).
-_RAW = attrgetter(
-    "floor", "hands", "captured", "revealed", "turn", "tokens", "shakes", "go_count",
-    "ppeok_count", "pile", "phase", "current", "dealer", "gukjin_mode", "carry", "mission",
-    "stack_maker", "stack_extra",
-)  # fmt: skip
-_RAW_MASKS = 9
+_RAW_MASKS = 10
 _RAW_SMALL = 14
 _FLIP_BIT = (*(1 << c for c in range(NUM_CARDS)), 0)  # by Turn.flip (-1: none)
 _NO_MAKERS = [-1] * 13
 _NO_EXTRA = [0] * 13
-_RULES = attrgetter("rules")
 _SEEN = [0, 1, 2, 5, 6, 7]  # the planes whose union is the seen plane
 _BEFORE_SCORE = Gukjin.BEFORE_SCORE
 # settlement modes by MatgoState.gukjin_mode + 1 (not fixed: the best way; 열끗; 쌍피)
@@ -247,7 +242,7 @@ def _scores(
     as_animal, as_pi = _jokbo(piles.reshape(2 * n)).reshape(2, n, 2)
     use_pi = (gukjin == 2)[:, None]  # fixed as 쌍피
     # a 국진 not yet fixed counts as 열끗 until asked (BEFORE_SCORE), else the best way
-    rules = list(map(_RULES, states))
+    rules = [s.rules for s in states]
     if rules.count(rules[0]) == n:
         if rules[0].gukjin is not _BEFORE_SCORE:
             use_pi = use_pi | ((gukjin == 0)[:, None] & (as_pi > as_animal))
@@ -285,6 +280,26 @@ def _stop_points(s: MatgoState) -> int:
 
 
 _MONTH_MASKS = np.array(MONTH_MASK, dtype=np.int64)
+_PLAY = int(Phase.PLAY)
+_IS_PICK = np.array([p in (Phase.PICK_PLAY, Phase.PICK_FLIP) for p in Phase])  # by phase
+# the legal ids from GO on by phase (MatgoState.legal_mask of the phases answered so)
+_FIXED_ANSWERS = np.array(
+    [[_PHASE_LEGAL_BITS[p] >> a & 1 for a in range(A.GO, A.NUM_ACTIONS)] for p in Phase],
+    dtype=np.int8,
+)
+# MatgoState.legal_mask's SWAR test: a nibble (a month) of three or four cards
+_ONES_NP, _FIVES_NP, _THREES_NP = (np.int64(int(d * 13, 16)) for d in "153")
+_FOURS_NP = np.int64(int("4" * 13, 16) & ALL_MONTH_CARDS)
+
+
+def _unpack_masks(bits: list[int]) -> npt.NDArray[np.uint8]:
+    """Masks of legal ids (``MatgoState.legal_mask``), one row each ``(k, NUM_ACTIONS)``."""
+    # each mask's bytes big-endian (int.to_bytes' default: no keyword to pass), so the
+    # unpacked bits run from the highest id down
+    raw = b"".join(map(int.to_bytes, bits, repeat(_MASK_BYTES)))
+    unpacked = np.unpackbits(np.frombuffer(raw, dtype=np.uint8).reshape(len(bits), -1), axis=1)
+    out: npt.NDArray[np.uint8] = unpacked[:, _MASK_BITS - 1 : _MASK_BITS - 1 - A.NUM_ACTIONS : -1]
+    return out
 
 
 def _mask(codes: Sequence[str]) -> int:
@@ -312,6 +327,8 @@ class MatgoEncoding:
     planes = PLANES
     scalars = SCALARS
     plane_size = NUM_CARDS
+    #: :meth:`observe_states` also writes the legal masks (``legal=``)
+    observes_legal = True
 
     def __init__(self, rules: Any = None) -> None:
         self.rules = rules
@@ -391,16 +408,23 @@ class MatgoEncoding:
         return row
 
     def observe_states(
-        self, states: Sequence[MatgoState], seats: Sequence[int], out: FloatArray
+        self,
+        states: Sequence[MatgoState],
+        seats: Sequence[int],
+        out: FloatArray,
+        legal: npt.NDArray[np.int8] | None = None,
     ) -> None:
         """The observations of ``seats[i]`` in ``states[i]`` into ``out[i]``: the numbers
-        of :meth:`observe` of their views, from the engine states directly (fast).
+        of :meth:`observe` of their views, from the engine states directly (fast). With
+        ``legal``, also the legal masks into its rows (:meth:`MatgoFast.legal_masks`,
+        from the same pass over the states: the batched environment's path).
 
         One short Python pass copies each state's fields as they are (by seat number,
         not seen from ``seats[i]``) into two flat lists, card masks and small counts;
         numpy then turns them round to each row's seat, unpacks the masks to planes and
-        scores the captured piles of all states at once. Only a floor with 뻑 stacks
-        (rare) is worked out in Python, state by state."""
+        scores the captured piles of all states at once. Only the floors with 뻑 stacks
+        are worked out apart (in numpy, on their rows), and the legal ids of a hand that
+        may shake or bomb (three of a month) by :meth:`MatgoState.legal_mask`."""
         n = len(states)
         if n == 0:
             return
@@ -410,22 +434,27 @@ class MatgoEncoding:
         stack_lists: list[list[int]] = []  # their stack makers, then their bonus cards
         stack_extra: list[list[int]] = []
         for s in states:
-            (floor, hands, captured, revealed, t, tokens, shakes, go, ppeok, pile, phase,
-             current, dealer, gukjin, c, mission, makers, extra) = _RAW(s)  # fmt: skip
+            # plain attribute reads: specialised for __slots__ (an attrgetter of the same
+            # fields costs about four times the instructions)
+            t = s.turn
+            makers = s.stack_maker
+            extra = s.stack_extra
             if makers != _NO_MAKERS or extra != _NO_EXTRA:
                 stacks.append(len(small))
                 stack_lists.append(makers)
                 stack_extra.append(extra)
+            mission = s.mission
             masks += (
-                floor,
-                *hands,
-                *captured,
-                *revealed,
+                s.floor,
+                *s.hands,
+                *s.captured,
+                *s.revealed,
                 t.cap | t.bonus | _FLIP_BIT[t.flip],
                 0 if mission is None else mission.cards,
+                t.options,
             )
-            small += (*go, *shakes, *tokens, *ppeok, len(pile), phase, current, dealer)
-            small += (gukjin + 1, c)
+            small += (*s.go_count, *s.shakes, *s.tokens, *s.ppeok_count, len(s.pile), s.phase)
+            small += (s.current, s.dealer, s.gukjin_mode + 1, s.carry)
         # the masks are below 2**52: read as int64 (faster than uint64), the same bits
         raw = np.fromiter(masks, dtype=np.int64, count=n * _RAW_MASKS).reshape(n, _RAW_MASKS)
         sm: npt.NDArray[np.integer[Any]]
@@ -439,32 +468,34 @@ class MatgoEncoding:
         theirs = seat ^ 1
         rows = np.arange(n)
         hand, hand_theirs = raw[rows, 1 + seat], raw[rows, 1 + theirs]
-        planes = np.zeros((n, NUM_PLANES), dtype="<i8")
+        # the planes, then the options of a 패 선택 (for the legal masks)
+        planes = np.zeros((n, NUM_PLANES + 1), dtype="<i8")
         planes[:, 0] = hand
         planes[:, 1] = raw[rows, 5 + theirs] & hand_theirs  # revealed cards still in hand
         planes[:, 2] = raw[:, 0]
         planes[:, 5] = raw[rows, 3 + seat]
         planes[:, 6] = raw[rows, 3 + theirs]
-        planes[:, 7:10:2] = raw[:, 7:9]
+        planes[:, 7] = raw[:, 7]  # in flight
+        planes[:, 9:11] = raw[:, 8:10]  # the mission, the options
         if stacks:  # the floor with its stacks' bonus cards, and the 뻑 planes
             at = np.array(stacks) // _RAW_SMALL
-            makers, extra = np.array(stack_lists + stack_extra, dtype=np.int64).reshape(
-                2, len(at), 13
-            )
+            by, bonus = np.array(stack_lists + stack_extra, dtype=np.int64).reshape(2, len(at), 13)
             cards = raw[at, :1] & _MONTH_MASKS  # (stack rows, month)
-            cards = np.where(cards != 0, cards | extra, 0)
+            cards = np.where(cards != 0, cards | bonus, 0)
             me = seat[at][:, None]
             planes[at, 2] = np.bitwise_or.reduce(cards, axis=1)
-            planes[at, 3] = np.bitwise_or.reduce(np.where(makers == me, cards, 0), axis=1)
-            planes[at, 4] = np.bitwise_or.reduce(np.where(makers == 1 - me, cards, 0), axis=1)
+            planes[at, 3] = np.bitwise_or.reduce(np.where(by == me, cards, 0), axis=1)
+            planes[at, 4] = np.bitwise_or.reduce(np.where(by == 1 - me, cards, 0), axis=1)
         planes[:, 8] = np.bitwise_or.reduce(planes[:, _SEEN], axis=1)
         bits = np.unpackbits(planes.view(np.uint8).reshape(n, -1), axis=1, bitorder="little")
+        bits3 = bits.reshape(n, NUM_PLANES + 1, 64)
         o = out[:n]
-        o[:, :_S] = bits.reshape(n, NUM_PLANES, 64)[:, :, :NUM_CARDS].reshape(n, _S)
+        o[:, :_S] = bits3[:, :NUM_PLANES, :NUM_CARDS].reshape(n, _S)
         sc = o[:, _S:]
-        phase = sm[:, 8 + 1]
+        phase = sm[:, 9]
+        to_act = (phase != _OVER) & (sm[:, 10] == seat)
         sc[:, 0:7] = _PHASE_EYE[phase]
-        sc[:, 7] = (phase != _OVER) & (sm[:, 10] == seat)
+        sc[:, 7] = to_act
         sc[:, 8] = sm[:, 11] == seat
         sc[:, 9] = np.bitwise_count(hand)
         sc[:, 10] = np.bitwise_count(hand_theirs)
@@ -472,13 +503,34 @@ class MatgoEncoding:
         gukjin_modes = sm[:, 12]  # 0 not fixed, 1 열끗, 2 쌍피
         sc[:, 12:14] = _scores(states, planes[:, 5:7], gukjin_modes)
         pair = sm[:, :8].reshape(n, 4, 2)  # 고, shakes, tokens, 뻑 by seat number
-        sc[:, 14:22:2] = pair[rows, :, seat]
+        mine = pair[rows, :, seat]
+        sc[:, 14:22:2] = mine
         sc[:, 15:22:2] = pair[rows, :, theirs]
         sc[:, 22] = sm[:, 13]
         sc[:, 23] = 0
         for i in np.flatnonzero(phase == _GO_STOP).tolist():
             sc[i, 23] = _stop_points(states[i])
         sc[:, 24:27] = _GUKJIN_EYE[gukjin_modes]
+        if legal is None:
+            return
+        # MatgoState.legal_mask, row by row: a play of any card in the hand (PLAY + card
+        # is the card), a token flip, the options of a 패 선택, the fixed answers
+        lg = legal[:n]
+        play = to_act & (phase == _PLAY)
+        pick = to_act & _IS_PICK[phase]
+        # (bools as bytes: 0 or 1, so & keeps or clears a row without a cast)
+        lg[:, : A.SHAKE] = bits3[:, 0, :NUM_CARDS] & play.view(np.uint8)[:, None]
+        lg[:, A.SHAKE : A.FLIP] = 0
+        lg[:, A.FLIP] = play & (mine[:, 2] > 0)
+        lg[:, A.PICK : A.GO] = bits3[:, NUM_PLANES, :NUM_CARDS] & pick.view(np.uint8)[:, None]
+        lg[:, A.GO :] = _FIXED_ANSWERS[phase] & to_act.view(np.int8)[:, None]
+        # a hand with three or four of a month may shake or bomb: those rows from the
+        # engine (the SWAR test of MatgoState.legal_mask, on every row at once)
+        a = hand - ((hand >> 1) & _FIVES_NP)
+        a = (a & _THREES_NP) + ((a >> 2) & _THREES_NP)
+        maybe = np.flatnonzero(play & ((a + _ONES_NP) & _FOURS_NP != 0)).tolist()
+        if maybe:
+            lg[maybe] = _unpack_masks([states[i].legal_mask() for i in maybe])
 
     def render(self, view: dict[str, Any]) -> str:
         """The table of ``view`` as plain text, from the terminal renderer."""
@@ -548,12 +600,7 @@ class MatgoFast:
             s.legal_mask() if s.current == seat else 0
             for s, seat in zip(states, seats, strict=True)
         ]
-        n = len(bits)
-        # each mask's bytes big-endian (int.to_bytes' default: no keyword to pass), so
-        # the unpacked bits run from the highest id down
-        raw = b"".join(map(int.to_bytes, bits, repeat(_MASK_BYTES)))
-        unpacked = np.unpackbits(np.frombuffer(raw, dtype=np.uint8).reshape(n, _MASK_BYTES), axis=1)
-        out[:n] = unpacked[:, _MASK_BITS - 1 : _MASK_BITS - 1 - A.NUM_ACTIONS : -1]
+        out[: len(bits)] = _unpack_masks(bits)
 
     def step_many(
         self, states: Sequence[MatgoState], seats: Sequence[int], actions: Sequence[int]
