@@ -741,7 +741,7 @@ class MatgoState:
                 self.current = p
                 self.phase = _P_GUKJIN
                 return
-        s = self.score(p)
+        s = self.score(p) if m & GUKJIN_BIT else jokbo_points(m)  # (score, one call less)
         if (s >= 7 and go == 0) or (go and s > self.go_score[p]):
             if self.turn.last:
                 self.events.append(("stop", p, s))
