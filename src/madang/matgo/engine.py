@@ -687,7 +687,14 @@ class MatgoState:
     def _finish_turn(self, p: int) -> None:
         t = self.turn
         bonus_taken = t.bonus.bit_count()
-        cap = self._commit_turn(p)
+        # _commit_turn, inlined (the hot path of every turn)
+        cap = t.cap | t.bonus
+        if cap:
+            self.captured[p] |= cap
+            self.events.append(("capture", p, cap))
+        t.cap = t.bonus = t.pair = t.options = 0
+        t.flip = -1
+        t.mode = _NONE
         steals = t.steals
         if not t.last:
             if bonus_taken and self.rules.bonus_steals_pi:
@@ -750,7 +757,14 @@ class MatgoState:
             self.current = p
             self.phase = _P_GO_STOP
             return
-        self._next_turn(p)
+        # _next_turn, inlined
+        o = 1 - p
+        if self.hands[o] or self.tokens[o]:
+            self.current = o
+        elif not (self.hands[p] or self.tokens[p]):
+            self._end(None, 0, "nagari")
+            return
+        self.phase = _P_PLAY
 
     def _next_turn(self, p: int) -> None:
         o = 1 - p
