@@ -98,9 +98,8 @@ def test_matgo_batched_jokbo_points_equal_the_scoring() -> None:
     # random piles of every density, and the full deck
     piles = [rng.getrandbits(52) & rng.getrandbits(52) | rng.getrandbits(52) >> rng.randrange(53)
              for _ in range(4000)] + [(1 << 52) - 1]  # fmt: skip
-    planes = np.array([[m >> c & 1 for c in range(52)] for m in piles], dtype=np.float32)
     expected = [[jokbo_points(m, False), jokbo_points(m, True)] for m in piles]
-    assert _jokbo(planes).tolist() == expected
+    assert _jokbo(np.array(piles, dtype=np.int64)).T.tolist() == expected
 
 
 @pytest.mark.parametrize("game", ["matgo", "mahjong"])
@@ -117,3 +116,32 @@ def test_observe_states_writes_into_any_array_layout(game: str) -> None:
     ):
         enc.observe_states(vg.states, vg.seats.tolist(), out)
         assert np.array_equal(out[:5], obs)
+
+
+@pytest.mark.parametrize("game", ["matgo"])
+def test_observe_states_writes_the_legal_masks_of_legal_masks(game: str) -> None:
+    """The masks written with the observations (``legal=``) are the adapter's
+    ``legal_masks``, for every seat of states in play and over, under every preset."""
+    import importlib
+
+    from madang.rl.vector import VectorGames
+
+    presets = importlib.import_module(f"madang.{game}.rules").PRESETS
+    np_rng = np.random.default_rng(2)
+    for name in presets:
+        vg = VectorGames(game, 16, seed=7, preset=name)
+        _, mask = vg.reset()
+        enc, fast = vg.encoding, vg.fast
+        over = fast.new(1)
+        while fast.current(over) >= 0:
+            over.step(over.legal_actions()[0])
+        for _ in range(80):
+            states = [*vg.states, *vg.states, over]
+            seats = [*vg.seats.tolist(), *(1 - vg.seats).tolist(), 0]
+            obs = np.zeros((len(states), enc.obs_size), dtype=np.float32)
+            got = np.full((len(states), enc.num_actions), 7, dtype=np.int8)
+            want = np.zeros_like(got)
+            enc.observe_states(states, seats, obs, legal=got)
+            fast.legal_masks(states, seats, want)
+            assert np.array_equal(got, want), name
+            _, mask, _, _ = vg.step(np.argmax(mask * np_rng.random(mask.shape), axis=1))

@@ -38,7 +38,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import chain
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -110,7 +109,6 @@ _MELD_SIZE = {"pon": 3, "kan": 4, "ankan": 4}
 _KIND = {tile_name(k): k for k in range(NUM_KINDS + 4)}
 _AR4 = np.arange(4)
 _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
-_PENDING = attrgetter("pending")
 # offsets of the planes and scalars in an observation
 _MY_WAITS, _CLAIM, _MELDS, _RIVER, _WAITS, _VISIBLE = (
     2 * _P,
@@ -124,15 +122,9 @@ _S = len(PLANES) * _P
 _FLOWER = _S + 41
 
 FloatArray = npt.NDArray[np.float32]
-_FIELDS = attrgetter(
-    "hands", "melds", "rivers", "flowers", "declared", "declared_waits", "double", "golla",
-    "discarded", "phase", "pending", "turn", "dealer", "round_wind", "pot", "front", "back",
-    "drawn", "claim_tile", "claim_from", "rules",
-)  # fmt: skip
 _ORDER = tuple(tuple((s + r) % 4 for r in range(4)) for s in range(4))  # relative -> seat
 _TO_REL = tuple(tuple((t - s) % 4 for t in range(4)) for s in range(4))  # seat -> relative
 _NO_MELDS: list[list[Any]] = [[], [], [], []]
-_TILE_KIND = attrgetter("tile", "kind")
 _UNDECLARED = [0, 0, 0, 0]
 # observe_states' small counts per state: five indices of one-hot scalars (at _HOT_AT),
 # to act, wall, golla, jinting; then 엎어/불러, 부지부 and the concealed count per seat
@@ -310,9 +302,16 @@ class MahjongEncoding:
         flower_at: list[int] = []  # flat positions of laid-out flowers
         cache = self._waits
         for i, (st, s) in enumerate(zip(states, seats, strict=True)):
+            # plain attribute reads (specialised by the interpreter: an attrgetter of the
+            # same fields costs several times the instructions)
             (hands, st_melds, st_rivers, st_flowers, declared, declared_waits, double, golla,
              discarded, phase, pending, turn, dealer, round_wind, pot, front, back, drawn,
-             claim, claim_from, rules) = _FIELDS(st)  # fmt: skip
+             claim, claim_from, rules) = (
+                st.hands, st.melds, st.rivers, st.flowers, st.declared, st.declared_waits,
+                st.double, st.golla, st.discarded, st.phase, st.pending, st.turn, st.dealer,
+                st.round_wind, st.pot, st.front, st.back, st.drawn, st.claim_tile,
+                st.claim_from, st.rules,
+            )  # fmt: skip
             base = i * OBS_SIZE
             hand = hands[s]
             own += hand
@@ -329,9 +328,9 @@ class MahjongEncoding:
                 for t, ms in enumerate(st_melds):
                     if ms:  # (a seat melds each tile once at most: no position twice)
                         off = base + _MELDS + _TO_REL[s][t] * _P
-                        for tile, kind in map(_TILE_KIND, ms):
-                            meld_at.append(off + tile)
-                            meld_n.append(_MELD_SIZE[kind])
+                        for meld in ms:
+                            meld_at.append(off + meld.tile)
+                            meld_n.append(_MELD_SIZE[meld.kind])
             if declared != _UNDECLARED:
                 for t, decl in enumerate(declared):
                     if decl == 2:  # 불러: the waits announced
@@ -479,7 +478,7 @@ class MahjongFast:
 
     def currents(self, states: Sequence[HandState]) -> list[int]:
         """The first seat to answer in each hand (-1 where it is over)."""
-        return [p[0] if p else -1 for p in map(_PENDING, states)]
+        return [s.pending[0] if s.pending else -1 for s in states]
 
     def legal_masks(
         self, states: Sequence[HandState], seats: Sequence[int], out: npt.NDArray[np.int8]

@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import chain
-from operator import attrgetter
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -38,6 +37,7 @@ import numpy.typing as npt
 from madang.core.errors import IllegalActionError
 from madang.matgo import actions as A
 from madang.matgo.cards import (
+    ALL_MONTH_CARDS,
     ANIMAL_MASK,
     BIGWANG_BIT,
     CHEONGDAN_MASK,
@@ -55,9 +55,9 @@ from madang.matgo.cards import (
     SSEURIPI_MASK,
     pi_value,
 )
-from madang.matgo.engine import MatgoState, Phase
+from madang.matgo.engine import _PHASE_LEGAL_BITS, MatgoState, Phase
 from madang.matgo.rules import Gukjin
-from madang.matgo.scoring import GukjinMode, jokbo_points, settle_points
+from madang.matgo.scoring import GukjinMode, jokbo_points, settle_factor, settle_points
 
 __all__ = ["OBS_SIZE", "PLANES", "SCALARS", "MatgoEncoding"]
 
@@ -120,37 +120,23 @@ _OVER, _GO_STOP = int(Phase.OVER), int(Phase.GO_STOP)
 _OVER_PHASE = Phase.OVER
 # observe_states' per-state fields, as the state holds them, and how many numbers of
 # them it copies: card masks (the floor, both hands, both captured piles, both seats'
-# revealed cards, the turn's cards in flight, the mission's cards) and small counts (고,
+# revealed cards, the turn's cards in flight, the mission's cards, the options of a 패
+# 선택) and small counts (고,
 # shakes, tokens and 뻑 of both seats, the pile's size, the phase, the seat to act,
-# 선, the 국진 mode + 1, the seat observing).
-_RAW = attrgetter(
-    "floor", "hands", "captured", "revealed", "turn", "tokens", "shakes", "go_count",
-    "ppeok_count", "pile", "phase", "current", "dealer", "gukjin_mode", "carry", "mission",
-    "stack_maker", "stack_extra",
-)  # fmt: skip
-_RAW_MASKS = 9
+# 선, the 국진 mode + 1, the 나가리 carry).
+_RAW_MASKS = 10
 _RAW_SMALL = 14
 _FLIP_BIT = (*(1 << c for c in range(NUM_CARDS)), 0)  # by Turn.flip (-1: none)
-# By the seat observing: the raw mask behind each plane, then the opponent's whole hand
-# (the two 뻑 planes and the seen plane are filled afterwards: their sources are only
-# placeholders); and where the 고, shakes, tokens and 뻑 counts are, as mine, theirs.
-_FLOOR, _H0, _H1, _C0, _C1, _R0, _R1, _FLIGHT, _MISSION = range(_RAW_MASKS)
-_PLANE_SOURCES = np.array(
-    [
-        [_H0, _R1, _FLOOR, _MISSION, _MISSION, _C0, _C1, _FLIGHT, _MISSION, _MISSION, _H1],
-        [_H1, _R0, _FLOOR, _MISSION, _MISSION, _C1, _C0, _FLIGHT, _MISSION, _MISSION, _H0],
-    ]
-)
-_SEEN = [0, 1, 2, 5, 6, 7]  # the planes whose union is the seen plane
-_HANDS = [0, NUM_PLANES]  # the planes of the two hands
-_PAIR_SOURCES = np.array([[0, 1, 2, 3, 4, 5, 6, 7], [1, 0, 3, 2, 5, 4, 7, 6]])
 _NO_MAKERS = [-1] * 13
 _NO_EXTRA = [0] * 13
+_SEEN = [0, 1, 2, 5, 6, 7]  # the planes whose union is the seen plane
 _BEFORE_SCORE = Gukjin.BEFORE_SCORE
 # settlement modes by MatgoState.gukjin_mode + 1 (not fixed: the best way; 열끗; 쌍피)
 _GUKJIN_MODES = (GukjinMode.BEST, GukjinMode.ANIMAL, GukjinMode.PI)
 _PHASE_EYE = np.eye(len(_PHASES), dtype=np.float32)  # one-hot rows by phase
 _GUKJIN_EYE = np.eye(3, dtype=np.float32)  # by MatgoState.gukjin_mode + 1
+_MASK_BYTES = (A.NUM_ACTIONS + 7) // 8
+_MASK_BITS = 8 * _MASK_BYTES
 
 
 # 족보 points of many captured piles at once, the batched twin of
@@ -207,37 +193,63 @@ def _jokbo_tables() -> list[FloatArray]:
     return out
 
 
-_JOKBO_WEIGHTS = np.array([_jokbo_index(1 << c) for c in range(NUM_CARDS)], dtype=np.float32)
+def _kinds() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """The cards grouped by their indices (cards of a group add the same to each index):
+    the groups' masks, and their indices ``(5, groups)``."""
+    groups: dict[tuple[int, ...], int] = {}
+    for c in range(NUM_CARDS):
+        index = tuple(_jokbo_index(1 << c))
+        groups[index] = groups.get(index, 0) | 1 << c
+    masks = np.array(list(groups.values()), dtype=np.int64)
+    return masks, np.array(list(groups), dtype=np.float32).T
+
+
 _GWANG, _ANIMALS, _RIBBONS, _PI = _jokbo_tables()
+# Two tables of summed points: by brights and ribbons, and by animals and 피 (국진 as
+# 열끗 or as 쌍피: its index moves by a fixed step); their indices are linear in the
+# indices above, so one matrix product of a pile's counts per group gives all three.
+_BRIGHTS_RIBBONS = (_GWANG[:, None] + _RIBBONS[None, :]).reshape(-1)
+_ANIMALS_PI = (_ANIMALS[:, None] + _PI[None, :]).reshape(-1)
+_KIND_MASKS, _KIND_INDEX = _kinds()
+_KIND_WEIGHTS = np.array(
+    [[len(_RIBBONS), 0, 1, 0, 0],  # brights x ribbons
+     [0, len(_PI), 0, 1, 0],  # animals x 피, 국진 as 열끗
+     [0, len(_PI), 0, 1, 2 - len(_PI)]],  # as 쌍피: one animal less, 피 value + 2
+    dtype=np.float32,
+) @ _KIND_INDEX  # fmt: skip
 
 
-def _jokbo(piles: FloatArray) -> FloatArray:
-    """:func:`~madang.matgo.scoring.jokbo_points` of many piles, given as card planes
-    ``(k, 52)``: ``(k, 2)``, a held 국진 counted as 열끗 (column 0) and as 쌍피 (1)."""
-    gwang, animals, ribbons, pi, gukjin = (piles @ _JOKBO_WEIGHTS).astype(np.intp).T
-    common = _GWANG[gwang] + _RIBBONS[ribbons]
-    out = np.empty((len(piles), 2), dtype=np.float32)
-    out[:, 0] = common + _ANIMALS[animals] + _PI[pi]
-    # as 쌍피, a held 국진 leaves the animals and adds 2 to the 피 value
-    out[:, 1] = common + _ANIMALS[animals - gukjin] + _PI[pi + 2 * gukjin]
+def _jokbo(piles: npt.NDArray[np.int64]) -> FloatArray:
+    """:func:`~madang.matgo.scoring.jokbo_points` of many piles, given as card masks
+    ``(k,)`` (``int64``): ``(2, k)``, a held 국진 counted as 열끗 (row 0) and as 쌍피 (1)."""
+    counts = np.bitwise_count(piles[:, None] & _KIND_MASKS).astype(np.float32)
+    brights_ribbons, as_animal, as_pi = (_KIND_WEIGHTS @ counts.T).astype(np.intp)
+    common = _BRIGHTS_RIBBONS[brights_ribbons]
+    out = np.empty((2, len(piles)), dtype=np.float32)
+    out[0] = common + _ANIMALS_PI[as_animal]
+    out[1] = common + _ANIMALS_PI[as_pi]
     return out
 
 
 def _scores(
-    states: Sequence[MatgoState], piles: FloatArray, gukjin: npt.NDArray[np.integer[Any]]
+    states: Sequence[MatgoState],
+    piles: npt.NDArray[np.int64],
+    gukjin: npt.NDArray[np.integer[Any]],
 ) -> FloatArray:
-    """:meth:`MatgoState.score` of both seats of each state, ``(n, 2)``, from the
-    observation planes of the two captured piles ``(n, 2 * 52)`` and the 국진 modes + 1."""
+    """:meth:`MatgoState.score` of both seats of each state, ``(n, 2)``, from the masks
+    of the two captured piles ``(n, 2)`` and the 국진 modes + 1."""
     n = len(states)
-    j = _jokbo(piles.reshape(2 * n, NUM_CARDS)).reshape(n, 2, 2)
-    as_animal = j[:, :, 0]
-    gain = j[:, :, 1] - as_animal  # what counting a held 국진 as 쌍피 adds
-    out: FloatArray = as_animal + (gukjin == 2)[:, None] * gain
+    as_animal, as_pi = _jokbo(piles.reshape(2 * n)).reshape(2, n, 2)
+    use_pi = (gukjin == 2)[:, None]  # fixed as 쌍피
     # a 국진 not yet fixed counts as 열끗 until asked (BEFORE_SCORE), else the best way
-    free = np.flatnonzero((gukjin == 0) & np.logical_or(gain[:, 0], gain[:, 1]))
-    if len(free):
-        best = free[[states[i].rules.gukjin is not _BEFORE_SCORE for i in free.tolist()]]
-        out[best] += np.maximum(gain[best], 0)
+    rules = [s.rules for s in states]
+    if rules.count(rules[0]) == n:
+        if rules[0].gukjin is not _BEFORE_SCORE:
+            use_pi = use_pi | ((gukjin == 0)[:, None] & (as_pi > as_animal))
+    else:
+        best = np.array([r.gukjin is not _BEFORE_SCORE for r in rules]) & (gukjin == 0)
+        use_pi = use_pi | (best[:, None] & (as_pi > as_animal))
+    out: FloatArray = np.where(use_pi, as_pi, as_animal)
     return out
 
 
@@ -245,10 +257,17 @@ def _stop_points(s: MatgoState) -> int:
     """``s.settle_now(s.current).points`` (what 스톱 pays now), without the score sheet."""
     p = s.current
     o = 1 - p
+    winner, loser = s.captured[p], s.captured[o]
+    if not (winner | loser) & GUKJIN_BIT:  # no 국진 to count either way (most games)
+        go = s.go_count[p]
+        return (jokbo_points(winner) + go) * settle_factor(
+            winner, loser, False, False, go, s.go_count[o] > 0, s.shakes[p], s.carry,
+            s.rules, s.mission,
+        )  # fmt: skip
     mode = _GUKJIN_MODES[s.gukjin_mode + 1]
     return settle_points(
-        s.captured[p],
-        s.captured[o],
+        winner,
+        loser,
         go=s.go_count[p],
         loser_went_go=s.go_count[o] > 0,
         shakes=s.shakes[p],
@@ -260,20 +279,27 @@ def _stop_points(s: MatgoState) -> int:
     )
 
 
-def _stacks(floor: int, makers: list[int], extra: list[int], me: int) -> tuple[int, int, int]:
-    """The floor as ``me`` sees it (each stack's bonus cards with it) and the floor cards
-    in 뻑 stacks that ``me`` made and that the opponent made."""
-    seen = mine = theirs = 0
-    for m in range(1, 13):
-        cards = floor & MONTH_MASK[m]
-        if cards:
-            cards |= extra[m]
-            seen |= cards
-            if makers[m] == me:
-                mine |= cards
-            elif makers[m] == 1 - me:
-                theirs |= cards
-    return seen, mine, theirs
+_MONTH_MASKS = np.array(MONTH_MASK, dtype=np.int64)
+_PLAY = int(Phase.PLAY)
+_IS_PICK = np.array([p in (Phase.PICK_PLAY, Phase.PICK_FLIP) for p in Phase])  # by phase
+# the legal ids from GO on by phase (MatgoState.legal_mask of the phases answered so)
+_FIXED_ANSWERS = np.array(
+    [[_PHASE_LEGAL_BITS[p] >> a & 1 for a in range(A.GO, A.NUM_ACTIONS)] for p in Phase],
+    dtype=np.int8,
+)
+# MatgoState.legal_mask's SWAR test: a nibble (a month) of three or four cards
+_ONES_NP, _FIVES_NP, _THREES_NP = (np.int64(int(d * 13, 16)) for d in "153")
+_FOURS_NP = np.int64(int("4" * 13, 16) & ALL_MONTH_CARDS)
+
+
+def _unpack_masks(bits: list[int]) -> npt.NDArray[np.uint8]:
+    """Masks of legal ids (``MatgoState.legal_mask``), one row each ``(k, NUM_ACTIONS)``."""
+    # each mask's bytes big-endian (int.to_bytes' default: no keyword to pass), so the
+    # unpacked bits run from the highest id down
+    raw = b"".join(map(int.to_bytes, bits, repeat(_MASK_BYTES)))
+    unpacked = np.unpackbits(np.frombuffer(raw, dtype=np.uint8).reshape(len(bits), -1), axis=1)
+    out: npt.NDArray[np.uint8] = unpacked[:, _MASK_BITS - 1 : _MASK_BITS - 1 - A.NUM_ACTIONS : -1]
+    return out
 
 
 def _mask(codes: Sequence[str]) -> int:
@@ -301,6 +327,8 @@ class MatgoEncoding:
     planes = PLANES
     scalars = SCALARS
     plane_size = NUM_CARDS
+    #: :meth:`observe_states` also writes the legal masks (``legal=``)
+    observes_legal = True
 
     def __init__(self, rules: Any = None) -> None:
         self.rules = rules
@@ -380,75 +408,129 @@ class MatgoEncoding:
         return row
 
     def observe_states(
-        self, states: Sequence[MatgoState], seats: Sequence[int], out: FloatArray
+        self,
+        states: Sequence[MatgoState],
+        seats: Sequence[int],
+        out: FloatArray,
+        legal: npt.NDArray[np.int8] | None = None,
     ) -> None:
         """The observations of ``seats[i]`` in ``states[i]`` into ``out[i]``: the numbers
-        of :meth:`observe` of their views, from the engine states directly (fast).
+        of :meth:`observe` of their views, from the engine states directly (fast). With
+        ``legal``, also the legal masks into its rows (:meth:`MatgoFast.legal_masks`,
+        from the same pass over the states: the batched environment's path).
 
         One short Python pass copies each state's fields as they are (by seat number,
         not seen from ``seats[i]``) into two flat lists, card masks and small counts;
         numpy then turns them round to each row's seat, unpacks the masks to planes and
-        scores the captured piles of all states at once. Only a floor with 뻑 stacks
-        (rare) is worked out in Python, state by state."""
+        scores the captured piles of all states at once. Only the floors with 뻑 stacks
+        are worked out apart (in numpy, on their rows), and the legal ids of a hand that
+        may shake or bomb (three of a month) by :meth:`MatgoState.legal_mask`."""
         n = len(states)
         if n == 0:
             return
         masks: list[int] = []  # _RAW_MASKS card masks per state
         small: list[int] = []  # _RAW_SMALL small counts per state
-        carry: list[int] = []
-        stacks: list[tuple[int, int, int, int]] = []  # (row, floor, ppeok mine, theirs)
-        for s, me in zip(states, seats, strict=True):
-            (floor, hands, captured, revealed, t, tokens, shakes, go, ppeok, pile, phase,
-             current, dealer, gukjin, c, mission, makers, extra) = _RAW(s)  # fmt: skip
+        stacks: list[int] = []  # where the rows with 뻑 stacks begin in small
+        stack_lists: list[list[int]] = []  # their stack makers, then their bonus cards
+        stack_extra: list[list[int]] = []
+        for s in states:
+            # plain attribute reads: specialised for __slots__ (an attrgetter of the same
+            # fields costs about four times the instructions)
+            t = s.turn
+            makers = s.stack_maker
+            extra = s.stack_extra
             if makers != _NO_MAKERS or extra != _NO_EXTRA:
-                stacks.append((len(carry), *_stacks(floor, makers, extra, me)))
+                stacks.append(len(small))
+                stack_lists.append(makers)
+                stack_extra.append(extra)
+            mission = s.mission
             masks += (
-                floor,
-                *hands,
-                *captured,
-                *revealed,
+                s.floor,
+                *s.hands,
+                *s.captured,
+                *s.revealed,
                 t.cap | t.bonus | _FLIP_BIT[t.flip],
                 0 if mission is None else mission.cards,
+                t.options,
             )
-            small += (*go, *shakes, *tokens, *ppeok, len(pile), phase, current, dealer)
-            small += (gukjin + 1, me)
-            carry.append(c)
+            small += (*s.go_count, *s.shakes, *s.tokens, *s.ppeok_count, len(s.pile), s.phase)
+            small += (s.current, s.dealer, s.gukjin_mode + 1, s.carry)
         # the masks are below 2**52: read as int64 (faster than uint64), the same bits
         raw = np.fromiter(masks, dtype=np.int64, count=n * _RAW_MASKS).reshape(n, _RAW_MASKS)
         sm: npt.NDArray[np.integer[Any]]
         try:
             sm = np.frombuffer(bytes(small), dtype=np.uint8).reshape(n, _RAW_SMALL)
-        except ValueError:  # a count over 255 (no game gets there): as ints
+        except ValueError:  # a count over 255 (a carry of 256 or more): as ints
             sm = np.array(small, dtype=np.int64).reshape(n, _RAW_SMALL)
-        seat = sm[:, 13]
-        rows = np.arange(n)[:, None]
-        # the planes (and the opponent's whole hand last) seen from each row's seat
-        planes = raw[rows, _PLANE_SOURCES[seat]]
-        planes[:, 1] &= planes[:, NUM_PLANES]  # revealed cards still in the hand
-        planes[:, 3:5] = 0
-        for i, floor, ppeok_mine, ppeok_theirs in stacks:
-            planes[i, 2:5] = floor, ppeok_mine, ppeok_theirs
+        seat = np.array(seats, dtype=np.int64)
+        if len(seat) != n:
+            raise ValueError("one seat per state")
+        theirs = seat ^ 1
+        rows = np.arange(n)
+        hand, hand_theirs = raw[rows, 1 + seat], raw[rows, 1 + theirs]
+        # the planes, then the options of a 패 선택 (for the legal masks)
+        planes = np.zeros((n, NUM_PLANES + 1), dtype="<i8")
+        planes[:, 0] = hand
+        planes[:, 1] = raw[rows, 5 + theirs] & hand_theirs  # revealed cards still in hand
+        planes[:, 2] = raw[:, 0]
+        planes[:, 5] = raw[rows, 3 + seat]
+        planes[:, 6] = raw[rows, 3 + theirs]
+        planes[:, 7] = raw[:, 7]  # in flight
+        planes[:, 9:11] = raw[:, 8:10]  # the mission, the options
+        if stacks:  # the floor with its stacks' bonus cards, and the 뻑 planes
+            at = np.array(stacks) // _RAW_SMALL
+            by, bonus = np.array(stack_lists + stack_extra, dtype=np.int64).reshape(2, len(at), 13)
+            cards = raw[at, :1] & _MONTH_MASKS  # (stack rows, month)
+            cards = np.where(cards != 0, cards | bonus, 0)
+            me = seat[at][:, None]
+            planes[at, 2] = np.bitwise_or.reduce(cards, axis=1)
+            planes[at, 3] = np.bitwise_or.reduce(np.where(by == me, cards, 0), axis=1)
+            planes[at, 4] = np.bitwise_or.reduce(np.where(by == 1 - me, cards, 0), axis=1)
         planes[:, 8] = np.bitwise_or.reduce(planes[:, _SEEN], axis=1)
-        little = planes.astype("<i8", copy=False)  # bytes in bit order
-        bits = np.unpackbits(little.view(np.uint8).reshape(n, -1), axis=1, bitorder="little")
+        bits = np.unpackbits(planes.view(np.uint8).reshape(n, -1), axis=1, bitorder="little")
         bits3 = bits.reshape(n, NUM_PLANES + 1, 64)
         o = out[:n]
         o[:, :_S] = bits3[:, :NUM_PLANES, :NUM_CARDS].reshape(n, _S)
         sc = o[:, _S:]
         phase = sm[:, 9]
+        to_act = (phase != _OVER) & (sm[:, 10] == seat)
         sc[:, 0:7] = _PHASE_EYE[phase]
-        sc[:, 7] = (phase != _OVER) & (sm[:, 10] == seat)
+        sc[:, 7] = to_act
         sc[:, 8] = sm[:, 11] == seat
-        sc[:, 9:11] = bits3[:, _HANDS].sum(axis=2)
+        sc[:, 9] = np.bitwise_count(hand)
+        sc[:, 10] = np.bitwise_count(hand_theirs)
         sc[:, 11] = sm[:, 8]
         gukjin_modes = sm[:, 12]  # 0 not fixed, 1 열끗, 2 쌍피
-        sc[:, 12:14] = _scores(states, o[:, 5 * NUM_CARDS : 7 * NUM_CARDS], gukjin_modes)
-        sc[:, 14:22] = sm[rows, _PAIR_SOURCES[seat]]  # 고, shakes, tokens, 뻑: mine, theirs
-        sc[:, 22] = carry
+        sc[:, 12:14] = _scores(states, planes[:, 5:7], gukjin_modes)
+        pair = sm[:, :8].reshape(n, 4, 2)  # 고, shakes, tokens, 뻑 by seat number
+        mine = pair[rows, :, seat]
+        sc[:, 14:22:2] = mine
+        sc[:, 15:22:2] = pair[rows, :, theirs]
+        sc[:, 22] = sm[:, 13]
         sc[:, 23] = 0
         for i in np.flatnonzero(phase == _GO_STOP).tolist():
             sc[i, 23] = _stop_points(states[i])
         sc[:, 24:27] = _GUKJIN_EYE[gukjin_modes]
+        if legal is None:
+            return
+        # MatgoState.legal_mask, row by row: a play of any card in the hand (PLAY + card
+        # is the card), a token flip, the options of a 패 선택, the fixed answers
+        lg = legal[:n]
+        play = to_act & (phase == _PLAY)
+        pick = to_act & _IS_PICK[phase]
+        # (bools as bytes: 0 or 1, so & keeps or clears a row without a cast)
+        lg[:, : A.SHAKE] = bits3[:, 0, :NUM_CARDS] & play.view(np.uint8)[:, None]
+        lg[:, A.SHAKE : A.FLIP] = 0
+        lg[:, A.FLIP] = play & (mine[:, 2] > 0)
+        lg[:, A.PICK : A.GO] = bits3[:, NUM_PLANES, :NUM_CARDS] & pick.view(np.uint8)[:, None]
+        lg[:, A.GO :] = _FIXED_ANSWERS[phase] & to_act.view(np.int8)[:, None]
+        # a hand with three or four of a month may shake or bomb: those rows from the
+        # engine (the SWAR test of MatgoState.legal_mask, on every row at once)
+        a = hand - ((hand >> 1) & _FIVES_NP)
+        a = (a & _THREES_NP) + ((a >> 2) & _THREES_NP)
+        maybe = np.flatnonzero(play & ((a + _ONES_NP) & _FOURS_NP != 0)).tolist()
+        if maybe:
+            lg[maybe] = _unpack_masks([states[i].legal_mask() for i in maybe])
 
     def render(self, view: dict[str, Any]) -> str:
         """The table of ``view`` as plain text, from the terminal renderer."""
@@ -514,15 +596,11 @@ class MatgoFast:
         self, states: Sequence[MatgoState], seats: Sequence[int], out: npt.NDArray[np.int8]
     ) -> None:
         """``out[i]``: 1 at the action ids legal for ``seats[i]`` in ``states[i]``."""
-        legal = [
-            s.legal_actions() if s.current == seat else ()
+        bits = [
+            s.legal_mask() if s.current == seat else 0
             for s, seat in zip(states, seats, strict=True)
         ]
-        n = len(legal)
-        out[:n] = 0
-        # the ids (below 256) read from bytes: faster than from ints
-        ids = np.frombuffer(bytes(chain.from_iterable(legal)), dtype=np.uint8)
-        out[np.repeat(np.arange(n), list(map(len, legal))), ids] = 1
+        out[: len(bits)] = _unpack_masks(bits)
 
     def step_many(
         self, states: Sequence[MatgoState], seats: Sequence[int], actions: Sequence[int]
@@ -534,7 +612,10 @@ class MatgoFast:
             if s.current != seat:
                 raise IllegalActionError(f"seat {seat} is not to act")
             paid = len(s.payments)
-            s.step(action)
+            if type(action) is int and s.is_legal(action):
+                s._apply(action)  # checked just now
+            else:
+                s.step(action)  # raises, unless a legal id given as another type
             if s.phase is _OVER_PHASE or len(s.payments) != paid:
                 touched.append(i)
         return touched

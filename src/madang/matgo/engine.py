@@ -17,8 +17,11 @@ and :meth:`MatgoState.default_action` answers for a player whose time ran out.
 from __future__ import annotations
 
 import random
+from _random import Random as _CRandom  # random.Random's generator, in C
 from collections.abc import Sequence
 from enum import IntEnum
+from itertools import starmap
+from operator import itemgetter
 from typing import Any
 
 from madang.core.errors import IllegalActionError, InvalidActionError, MadangError, RecordError
@@ -341,6 +344,36 @@ class MatgoState:
             return [A.CHONGTONG_STOP, A.CHONGTONG_PLAY]
         return []
 
+    def legal_mask(self) -> int:
+        """The action ids legal now as the bits of an int (bit ``i`` set: id ``i`` is
+        legal; :meth:`legal_actions` as bits, for the batched path's masks).
+
+        >>> g = new_game(seed=3)
+        >>> [a for a in range(A.NUM_ACTIONS) if g.legal_mask() >> a & 1] == g.legal_actions()
+        True
+        """
+        phase = self.phase
+        if phase is _P_PLAY:
+            p = self.current
+            hand = self.hands[p]
+            a = hand - ((hand >> 1) & _FIVES)
+            a = (a & _THREES) + ((a >> 2) & _THREES)
+            if (a + _ONES) & _FOURS & ALL_MONTH_CARDS:  # a 흔들기 or 폭탄 may be on
+                bits = 0
+                for i in self.legal_actions():
+                    bits |= 1 << i
+                return bits
+            return hand | _FLIP_BIT if self.tokens[p] else hand  # PLAY + card is the card
+        if phase is _P_PICK_PLAY or phase is _P_PICK_FLIP:
+            return self.turn.options << A.PICK
+        return _PHASE_LEGAL_BITS[phase]
+
+    def is_legal(self, action: int) -> bool:
+        """Whether the action id ``action`` is legal now (as :meth:`step` checks it)."""
+        if 0 <= action < A.SHAKE and self.phase is _P_PLAY:  # any card in the hand
+            return self.hands[self.current] >> action & 1 == 1
+        return action >= 0 and self.legal_mask() >> action & 1 == 1
+
     def default_action(self) -> int:
         """The answer taken for a player whose time runs out.
 
@@ -378,7 +411,6 @@ class MatgoState:
         An action that is not legal now raises :class:`IllegalActionError` (a malformed
         one :class:`InvalidActionError`) and leaves the state unchanged.
         """
-        t = self.turn
         if type(action) is not int:
             if isinstance(action, str):
                 action = A.parse_action(action)
@@ -397,6 +429,12 @@ class MatgoState:
                 f"{text} is not legal now (seat {self.current} must answer "
                 f"{self.phase.name.lower()})"
             )
+        return self._apply(action)
+
+    def _apply(self, action: int) -> list[Event]:
+        """:meth:`step` of an action id known to be legal now (unchecked: the batched
+        path checks it against :meth:`legal_mask`)."""
+        t = self.turn
         self._legal = None
         self.moves.append(action)
         events = self.events
@@ -649,7 +687,14 @@ class MatgoState:
     def _finish_turn(self, p: int) -> None:
         t = self.turn
         bonus_taken = t.bonus.bit_count()
-        cap = self._commit_turn(p)
+        # _commit_turn, inlined (the hot path of every turn)
+        cap = t.cap | t.bonus
+        if cap:
+            self.captured[p] |= cap
+            self.events.append(("capture", p, cap))
+        t.cap = t.bonus = t.pair = t.options = 0
+        t.flip = -1
+        t.mode = _NONE
         steals = t.steals
         if not t.last:
             if bonus_taken and self.rules.bonus_steals_pi:
@@ -703,7 +748,7 @@ class MatgoState:
                 self.current = p
                 self.phase = _P_GUKJIN
                 return
-        s = self.score(p)
+        s = self.score(p) if m & GUKJIN_BIT else jokbo_points(m)  # (score, one call less)
         if (s >= 7 and go == 0) or (go and s > self.go_score[p]):
             if self.turn.last:
                 self.events.append(("stop", p, s))
@@ -712,7 +757,14 @@ class MatgoState:
             self.current = p
             self.phase = _P_GO_STOP
             return
-        self._next_turn(p)
+        # _next_turn, inlined
+        o = 1 - p
+        if self.hands[o] or self.tokens[o]:
+            self.current = o
+        elif not (self.hands[p] or self.tokens[p]):
+            self._end(None, 0, "nagari")
+            return
+        self.phase = _P_PLAY
 
     def _next_turn(self, p: int) -> None:
         o = 1 - p
@@ -990,6 +1042,17 @@ _ONES = int("1" * 13, 16)  # 0x1111…: one per nibble
 _FOURS = _ONES * 4
 _FIVES = _ONES * 5
 _THREES = _ONES * 3
+_FLIP_BIT = 1 << A.FLIP
+#: MatgoState.legal_mask of the phases whose answers are fixed, by phase (a tuple: an
+#: enum member's hash is a Python call).
+_PHASE_LEGAL_BITS = tuple(
+    {
+        _P_GO_STOP: 1 << A.GO | 1 << A.STOP,
+        _P_GUKJIN: 1 << A.GUKJIN_ANIMAL | 1 << A.GUKJIN_PI,
+        _P_CHONGTONG: 1 << A.CHONGTONG_STOP | 1 << A.CHONGTONG_PLAY,
+    }.get(phase, 0)
+    for phase in Phase
+)
 
 
 def _chongtong_months(hand: int) -> list[int]:
@@ -1006,7 +1069,7 @@ def _full_months(m: int) -> int:
 
 _DECKS: dict[int, tuple[int, ...]] = {}
 _DEFAULT_RULES = MatgoRules()  # frozen: one instance serves every game
-_ALL_IDS = range(len(BIT))
+_NO_ARGS = ((),) * len(BIT)  # one empty argument tuple per card id
 
 
 def shuffled_deck(rules: MatgoRules, seed: int | None = None) -> list[int]:
@@ -1018,8 +1081,10 @@ def shuffled_deck(rules: MatgoRules, seed: int | None = None) -> list[int]:
     deck = _DECKS.get(rules.deck_mask)
     if deck is None:
         deck = _DECKS[rules.deck_mask] = tuple(cards_of(rules.deck_mask))
-    rnd = random.Random(seed).random
-    keys = [rnd() for _ in _ALL_IDS]  # one key per card id, whatever the deck
+    # an int seeds random.Random's C generator directly: the same numbers as
+    # random.Random(seed), which seeds it twice (in __new__, then again in __init__)
+    rng = _CRandom(seed) if type(seed) is int else random.Random(seed)
+    keys = list(starmap(rng.random, _NO_ARGS))  # one key per card id, whatever the deck
     return sorted(deck, key=keys.__getitem__)
 
 
@@ -1092,7 +1157,9 @@ def _deal(s: MatgoState, ids: list[int]) -> None:
     """``matgo.md`` §2: 4 floor, 5 other, 5 선, 4 floor, 5, 5; bonus on the floor to 선."""
     dealer = s.dealer
     other = 1 - dealer
-    bits = list(map(BIT.__getitem__, ids))  # the cards are distinct: a sum is their union
+    # the cards are distinct: a sum is their union (itemgetter: a tuple's __getitem__
+    # mapped is several times slower)
+    bits = itemgetter(*ids[:28])(BIT)
     s.floor = sum(bits[0:4]) + sum(bits[14:18])
     s.hands[other] = sum(bits[4:9]) + sum(bits[18:23])
     s.hands[dealer] = sum(bits[9:14]) + sum(bits[23:28])

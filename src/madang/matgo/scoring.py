@@ -353,12 +353,44 @@ def _points(
     mission: Mission | None,
 ) -> int:
     """``_sheet(...).points`` without building the sheet."""
-    points = jokbo_points(winner, w_pi) + go
-    for _, _, factor in _multipliers(winner, loser, w_pi, l_pi, go, loser_went_go, shakes,
-                                     carry, rules, mission, _pi(winner, w_pi) > 0,
-                                     _gwang(winner, w_pi) > 0):  # fmt: skip
-        points *= factor
-    return points
+    return (jokbo_points(winner, w_pi) + go) * settle_factor(
+        winner, loser, w_pi, l_pi, go, loser_went_go, shakes, carry, rules, mission
+    )
+
+
+def settle_factor(
+    winner: int,
+    loser: int,
+    w_pi: bool,
+    l_pi: bool,
+    go: int,
+    loser_went_go: bool,
+    shakes: int,
+    carry: int,
+    rules: MatgoRules,
+    mission: Mission | None,
+) -> int:
+    """The product of a settlement's multipliers (:func:`settle`'s x-factors, without
+    naming them; what :func:`settle_points` multiplies the base by, tested with it)."""
+    f = carry
+    if go >= 3:
+        f <<= go - 2
+    f <<= shakes
+    if pi_value(winner, w_pi) >= 10:  # the winner's 피 score
+        lp = pi_value(loser, l_pi)
+        if 1 <= lp <= 7 or (lp == 0 and rules.pibak_zero_pi):
+            f *= 2
+    if not loser & GWANG_MASK and (winner & GWANG_MASK).bit_count() >= 3:  # 광 score
+        f *= 2
+    if _animals(winner, w_pi) >= 7 and (
+        rules.meong is Meong.MEONGTTA or _animals(loser, l_pi) == 0  # 멍따, else 멍박
+    ):
+        f *= 2
+    if loser_went_go:
+        f *= 2
+    if mission is not None and winner & mission.cards == mission.cards:
+        f *= mission.multiplier
+    return f
 
 
 def _modes(mask: int, mode: GukjinMode) -> tuple[bool, ...]:

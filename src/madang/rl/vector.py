@@ -25,6 +25,7 @@ each payment is ``-points`` to its payer and ``+points`` to its payee when it is
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -62,6 +63,10 @@ class VectorGames:
         self.seats = np.zeros(n, dtype=np.int64)
         self.states: list[Any] = []
         self._paid = [0] * n
+        # an encoding whose observe_states also writes the legal masks (``legal=``)
+        self._observe_legal: Callable[..., None] | None = (
+            enc.observe_states if getattr(enc, "observes_legal", False) else None
+        )
 
     def _deal(self) -> Any:
         return self.fast.new(self._rng.getrandbits(63))
@@ -87,8 +92,11 @@ class VectorGames:
         states = self.states
         seats = fast.currents(states)
         self.seats[:] = seats
-        fast.legal_masks(states, seats, self.mask)
-        self.encoding.observe_states(states, seats, self.obs)
+        if self._observe_legal is not None:  # one pass over the states for both
+            self._observe_legal(states, seats, self.obs, legal=self.mask)
+        else:
+            fast.legal_masks(states, seats, self.mask)
+            self.encoding.observe_states(states, seats, self.obs)
 
     def step(
         self, actions: npt.NDArray[np.integer[Any]] | list[int]
