@@ -3,7 +3,8 @@
 Each rule is ``hard`` (:class:`madang.bots.matgo_search.SearchBot`) with one 고/스톱 setting
 changed, against ``--b`` (``greedy``) on the same duplicate deals. The search is made
 deterministic — ``--iterations`` samples per play and ``--go-playouts`` playouts per
-고/스톱 answer, whatever the time (about what 100 ms gives: 60 and 1,200) — so two rules'
+고/스톱 answer, whatever the time (60, about 25 ms a play, and 1,200, about the 100 ms
+a 고/스톱 answer gets) — so two rules'
 games differ only where a 고/스톱 answer differs ("changed"), and the change in points is
 paired game by game (mean and 95% CI of the per-game difference from the first rule)::
 

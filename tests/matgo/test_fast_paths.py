@@ -1,6 +1,7 @@
 """The engine's fast paths agree with their plain forms: the deck order of a seed is
 the one ``random.Random(seed)`` draws, the legal ids as bits (``legal_mask``) and the
-legality check (``is_legal``) are ``legal_actions``, and a step applied unchecked
+legality check (``is_legal``) are ``legal_actions``, what 스톱 pays without the sheet
+(``stop_points``) is the sheet's points, and a step applied unchecked
 (``_apply``, the batched path's) reaches the state ``step`` reaches."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from madang.matgo import actions as A
 from madang.matgo.cards import cards_of
-from madang.matgo.engine import new_game, shuffled_deck
+from madang.matgo.engine import Phase, new_game, shuffled_deck
 from madang.matgo.rules import PRESETS
 
 PRESET_NAMES = sorted(PRESETS)
@@ -40,6 +41,8 @@ def test_legal_mask_and_is_legal_are_the_legal_actions(
         assert [a for a in range(A.NUM_ACTIONS) if mask >> a & 1] == legal
         assert mask >> A.NUM_ACTIONS == 0
         assert [a for a in range(-2, A.NUM_ACTIONS + 2) if g.is_legal(a)] == legal
+        if g.phase is Phase.GO_STOP:  # what 스톱 pays, with and without the sheet
+            assert g.stop_points(g.current) == g.settle_now(g.current).points
         if g.over:
             break
         a = rng.choice(legal)

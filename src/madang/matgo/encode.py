@@ -57,7 +57,7 @@ from madang.matgo.cards import (
 )
 from madang.matgo.engine import _PHASE_LEGAL_BITS, MatgoState, Phase
 from madang.matgo.rules import Gukjin
-from madang.matgo.scoring import GukjinMode, jokbo_points, settle_factor, settle_points
+from madang.matgo.scoring import jokbo_points
 
 __all__ = ["OBS_SIZE", "PLANES", "SCALARS", "MatgoEncoding"]
 
@@ -132,7 +132,6 @@ _NO_EXTRA = [0] * 13
 _SEEN = [0, 1, 2, 5, 6, 7]  # the planes whose union is the seen plane
 _BEFORE_SCORE = Gukjin.BEFORE_SCORE
 # settlement modes by MatgoState.gukjin_mode + 1 (not fixed: the best way; 열끗; 쌍피)
-_GUKJIN_MODES = (GukjinMode.BEST, GukjinMode.ANIMAL, GukjinMode.PI)
 _PHASE_EYE = np.eye(len(_PHASES), dtype=np.float32)  # one-hot rows by phase
 _GUKJIN_EYE = np.eye(3, dtype=np.float32)  # by MatgoState.gukjin_mode + 1
 _MASK_BYTES = (A.NUM_ACTIONS + 7) // 8
@@ -251,32 +250,6 @@ def _scores(
         use_pi = use_pi | (best[:, None] & (as_pi > as_animal))
     out: FloatArray = np.where(use_pi, as_pi, as_animal)
     return out
-
-
-def _stop_points(s: MatgoState) -> int:
-    """``s.settle_now(s.current).points`` (what 스톱 pays now), without the score sheet."""
-    p = s.current
-    o = 1 - p
-    winner, loser = s.captured[p], s.captured[o]
-    if not (winner | loser) & GUKJIN_BIT:  # no 국진 to count either way (most games)
-        go = s.go_count[p]
-        return (jokbo_points(winner) + go) * settle_factor(
-            winner, loser, False, False, go, s.go_count[o] > 0, s.shakes[p], s.carry,
-            s.rules, s.mission,
-        )  # fmt: skip
-    mode = _GUKJIN_MODES[s.gukjin_mode + 1]
-    return settle_points(
-        winner,
-        loser,
-        go=s.go_count[p],
-        loser_went_go=s.go_count[o] > 0,
-        shakes=s.shakes[p],
-        carry=s.carry,
-        rules=s.rules,
-        winner_gukjin=mode,
-        loser_gukjin=mode,
-        mission=s.mission,
-    )
 
 
 _MONTH_MASKS = np.array(MONTH_MASK, dtype=np.int64)
@@ -509,7 +482,7 @@ class MatgoEncoding:
         sc[:, 22] = sm[:, 13]
         sc[:, 23] = 0
         for i in np.flatnonzero(phase == _GO_STOP).tolist():
-            sc[i, 23] = _stop_points(states[i])
+            sc[i, 23] = states[i].stop_points(states[i].current)
         sc[:, 24:27] = _GUKJIN_EYE[gukjin_modes]
         if legal is None:
             return

@@ -57,6 +57,8 @@ from madang.matgo.scoring import (
     jokbo_points,
     mission_by_name,
     settle,
+    settle_factor,
+    settle_points,
 )
 
 
@@ -783,21 +785,35 @@ class MatgoState:
 
     def settle_now(self, p: int) -> ScoreSheet:
         """The score sheet ``p`` would be paid if ``p`` stopped now (what 스톱 pays)."""
+        return settle(self.captured[p], self.captured[1 - p], **self._settle_options(p))
+
+    def stop_points(self, p: int) -> int:
+        """``settle_now(p).points`` without the score sheet (the RL path's observation)."""
         o = 1 - p
+        winner, loser = self.captured[p], self.captured[o]
+        if not (winner | loser) & GUKJIN_BIT:  # no 국진 to count either way (most games)
+            go = self.go_count[p]
+            return (jokbo_points(winner) + go) * settle_factor(
+                winner, loser, False, False, go, self.go_count[o] > 0, self.shakes[p],
+                self.carry, self.rules, self.mission,
+            )  # fmt: skip
+        return settle_points(winner, loser, **self._settle_options(p))
+
+    def _settle_options(self, p: int) -> dict[str, Any]:
+        """The keyword arguments of :func:`~madang.matgo.scoring.settle` for ``p``
+        stopping now: the 고 counts, shakes, carried multiplier, rules and 국진 choice."""
         mode = self.gukjin_mode
         gmode = _GM_BEST if mode == _GJ_FREE else (_GM_PI if mode == _GJ_PI else _GM_ANIMAL)
-        return settle(
-            self.captured[p],
-            self.captured[o],
-            go=self.go_count[p],
-            loser_went_go=self.go_count[o] > 0,
-            shakes=self.shakes[p],
-            carry=self.carry,
-            rules=self.rules,
-            winner_gukjin=gmode,
-            loser_gukjin=gmode,
-            mission=self.mission,
-        )
+        return {
+            "go": self.go_count[p],
+            "loser_went_go": self.go_count[1 - p] > 0,
+            "shakes": self.shakes[p],
+            "carry": self.carry,
+            "rules": self.rules,
+            "winner_gukjin": gmode,
+            "loser_gukjin": gmode,
+            "mission": self.mission,
+        }
 
     def gukjin_as_pi(self, seat: int) -> bool:
         """Whether a 국진 held by ``seat`` counts as 쌍피 in its score now."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from operator import attrgetter
 
 from madang.core.errors import RecordError
 from madang.matgo.cards import (
@@ -393,6 +394,9 @@ def settle_factor(
     return f
 
 
+_POINTS = attrgetter("points")
+
+
 def _modes(mask: int, mode: GukjinMode) -> tuple[bool, ...]:
     if not mask & GUKJIN_BIT:
         return (False,)
@@ -425,21 +429,23 @@ def settle(
     >>> s.base, s.points, [m.name for m in s.multipliers]
     (7, 7, [])
     """
-    rules = rules or MatgoRules()
+    rules = _checked(rules, go, shakes, carry)
+
+    def worst(w_pi: bool) -> ScoreSheet:  # the loser's 국진 choice (the first of equals)
+        sheets = (
+            _sheet(winner, loser, w_pi, l_pi, go, loser_went_go, shakes, carry, rules, mission)
+            for l_pi in _modes(loser, loser_gukjin)
+        )
+        return min(sheets, key=_POINTS)
+
+    return max(map(worst, _modes(winner, winner_gukjin)), key=_POINTS)  # the winner's
+
+
+def _checked(rules: MatgoRules | None, go: int, shakes: int, carry: int) -> MatgoRules:
+    """The rules (the defaults for ``None``) once the counts are checked."""
     if go < 0 or shakes < 0 or carry < 1:
         raise RecordError("go and shakes must be >= 0 and carry >= 1")
-    best: ScoreSheet | None = None
-    for w_pi in _modes(winner, winner_gukjin):
-        worst: ScoreSheet | None = None
-        for l_pi in _modes(loser, loser_gukjin):
-            s = _sheet(winner, loser, w_pi, l_pi, go, loser_went_go, shakes, carry, rules, mission)
-            if worst is None or s.points < worst.points:
-                worst = s
-        assert worst is not None
-        if best is None or worst.points > best.points:
-            best = worst
-    assert best is not None
-    return best
+    return rules or MatgoRules()
 
 
 def settle_points(
@@ -463,9 +469,7 @@ def settle_points(
     >>> settle_points(w, mask_of(parse_cards("05p1 11g")), go=1), settle_points(w, 0, go=1)
     (7, 14)
     """
-    rules = rules or MatgoRules()
-    if go < 0 or shakes < 0 or carry < 1:
-        raise RecordError("go and shakes must be >= 0 and carry >= 1")
+    rules = _checked(rules, go, shakes, carry)
     return max(
         min(
             _points(winner, loser, w_pi, l_pi, go, loser_went_go, shakes, carry, rules, mission)
