@@ -10,7 +10,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from madang.matgo.engine import MatgoState, NoEvents, new_game
+from madang.matgo.engine import MatgoState, new_game
+from madang.matgo.events import NoEvents
 from madang.matgo.rules import PRESETS
 
 PRESET_NAMES = sorted(PRESETS)

@@ -547,7 +547,7 @@ def default_action(state: HandState, seat: int) -> Action:
     raise IllegalActionError("empty hand")  # pragma: no cover - a hand is never empty
 
 
-def step(state: HandState, action: Action) -> list[Event]:
+def step(state: HandState, action: object) -> list[Event]:
     """Apply ``action`` and return the events it caused (see :mod:`madang.mahjong.events`).
 
     Not legal now (wrong seat, not in :func:`legal_actions`, hand over) raises

@@ -34,9 +34,10 @@ import sys
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, cast
 
 from madang.core.errors import InvalidActionError
+from madang.core.slots import rebuild
 from madang.mahjong import _tables
 from madang.mahjong.tiles import NUM_KINDS, format_tiles, tile_name
 
@@ -123,15 +124,18 @@ KIND_STEP: Final = tuple([5**i for i in range(9)] * 2 + [5**i for i in range(7)]
 # --------------------------------------------------------------------------- checks
 
 
-def _total(counts: Sequence[int]) -> tuple[int, int, int, int]:
-    """Validate ``counts``; return the three suit keys and the number of tiles."""
+def _total(counts: Sequence[object]) -> tuple[int, int, int, int]:
+    """Validate ``counts``; return the three suit keys and the number of tiles. (Typed
+    ``object``: its job is to reject what is not an int, which a compiled build would
+    otherwise reject with a bare ``TypeError`` before the check.)"""
     if len(counts) != NUM_KINDS:
         raise InvalidActionError(f"a count vector has {NUM_KINDS} entries, not {len(counts)}")
     for c in counts:
         if not isinstance(c, int) or not 0 <= c <= 4:
             raise InvalidActionError(f"a tile count must be an int from 0 to 4, not {c!r}")
-    km, kp, kz = counts_keys(counts)
-    return km, kp, kz, sum(counts)
+    ints = cast("Sequence[int]", counts)
+    km, kp, kz = counts_keys(ints)
+    return km, kp, kz, sum(ints)
 
 
 def counts_keys(c: Sequence[int]) -> tuple[int, int, int]:
@@ -377,6 +381,9 @@ class Decomposition:
 
     pair: int
     sets: tuple[Set, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
     def __str__(self) -> str:
         parts = [format_tiles([self.pair] * 2)]

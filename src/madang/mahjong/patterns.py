@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
+from madang.core.slots import rebuild
 from madang.mahjong.tiles import DRAGONS, EAST, TERMINALS_AND_HONORS, WINDS
 
 __all__ = [
@@ -93,6 +94,9 @@ class Reading:
     """The win's circumstances: ``eopeo bulleo double_eopeo haitei kan_draw robbed_kan
     first_draw``."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
+
 
 class Item(NamedTuple):
     """판 항목 (pan hangmok): one counted line of a score sheet."""
@@ -126,6 +130,9 @@ class Pattern:
     """How many times the pattern holds in a reading (0 = not at all)."""
     replaces: tuple[str, ...] = ()
     """Patterns not counted when this one holds."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
 
 # -- the few predicates that are more than one expression ---------------------------

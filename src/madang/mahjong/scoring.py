@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from madang.core.errors import InvalidActionError, RecordError
+from madang.core.slots import rebuild
 from madang.mahjong.hand import chiitoi_pairs, decompositions
 from madang.mahjong.patterns import Item, Reading, evaluate
 from madang.mahjong.rules import MIN_PAN_NAMES, MahjongRules
@@ -72,6 +73,9 @@ class Meld:
     kind: str
     tile: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
+
     def __post_init__(self) -> None:
         if self.kind not in _MELD_SIZE:
             raise InvalidActionError(
@@ -95,7 +99,7 @@ class Meld:
         return f"{self.kind} {tile_name(self.tile)}"
 
     @classmethod
-    def parse(cls, text: str) -> Meld:
+    def parse(cls, text: object) -> Meld:
         """Parse ``"pon 5z"`` / ``"kan 3p"`` / ``"ankan 1z"``; the meld's tiles may also be
         written out in full (``"pon 555z"``, ``"kan 3333p"``)."""
         from madang.mahjong.tiles import parse_tiles
@@ -135,6 +139,9 @@ class WinContext:
     flowers: int = 0
     flags: frozenset[str] = field(default_factory=frozenset)
     pot: int = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
     @property
     def tsumo(self) -> bool:
@@ -180,6 +187,9 @@ class ScoreSheet:
     wait: str = ""
     """How the winning tile completed the reading: ``two_sided``, ``edge``, ``closed``,
     ``pair`` or ``triplet`` (empty when not valid)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
     @property
     def total_pan(self) -> int:

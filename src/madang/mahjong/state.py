@@ -20,10 +20,10 @@ bots and clients should use :func:`madang.mahjong.view.view` instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from madang.core.errors import InvalidActionError
-from madang.core.slots import compile_clone
+from madang.core.slots import compile_clone, rebuild
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
 
@@ -99,13 +99,17 @@ class Action:
     def __repr__(self) -> str:
         return f"Action.parse({self.move!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy give the interned action (see madang.core.slots.rebuild)
+        return act, (self.seat, self.verb, self.tile, self.declare)
+
     @property
     def move(self) -> str:
         """The record form: the seat, then the notation (``"0 discard 3m"``)."""
         return f"{self.seat} {self}"
 
     @classmethod
-    def parse(cls, text: str, seat: int | None = None) -> Action:
+    def parse(cls, text: object, seat: int | None = None) -> Action:
         """Read ``"[SEAT] VERB [TILE] [eopeo|bulleo]"``; malformed text raises
         :class:`~madang.core.errors.InvalidActionError`.
 
@@ -184,6 +188,9 @@ class MeldInfo:
     tile: int
     source: int = -1
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "tile": tile_name(self.tile), "from": self.source}
 
@@ -201,6 +208,9 @@ class WinInfo:
     flags: frozenset[str]
     sheet: Any  # madang.mahjong.scoring.ScoreSheet
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
+
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
@@ -211,6 +221,9 @@ class HandResult:
     nagari: bool
     next_pot: int
     dealer_keeps: bool
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
 
 class HandState:
@@ -234,7 +247,7 @@ class HandState:
     * ``result``: a :class:`HandResult` once the hand is over.
     """
 
-    __slots__ = (
+    __slots__: ClassVar[tuple[str, ...]] = (
         "_legal",
         "_waits",
         "answers",
@@ -328,7 +341,7 @@ class HandState:
     ) -> HandState:
         """A hand before the deal: every field at its starting value (the one place a
         state is built; :func:`madang.mahjong.engine.new_hand` deals into it)."""
-        st = cls.__new__(cls)
+        st = cls()
         st.rules = rules
         st.dealer = dealer
         st.round_wind = round_wind
@@ -367,9 +380,11 @@ class HandState:
         return st
 
     def clone(self) -> HandState:
-        """An independent copy (a few microseconds: only small lists are copied). The
-        body is generated from the field tables below (:mod:`madang.core.slots`)."""
-        raise NotImplementedError  # replaced at import, below the class
+        """An independent copy (a few microseconds: only small lists are copied), by a
+        body generated from the field tables below (:mod:`madang.core.slots`); called
+        rather than assigned to the class, which a build compiled by mypyc would not
+        allow."""
+        return _clone(self)  # type: ignore[no-any-return]
 
     def snapshot(self) -> dict[str, Any]:
         """Every field as plain data (for equality checks in tests and replays)."""
@@ -413,12 +428,10 @@ _NESTED = ("hands", "melds", "rivers", "flowers")
 _FLAT = ("discarded", "declared", "double", "declared_waits", "golla", "draws",
          "discards_made", "pending", "history", "_waits")  # fmt: skip
 _DICTS = ("options", "answers")
-_SHARED = tuple(n for n in HandState.__slots__ if n not in (*_NESTED, *_FLAT, *_DICTS))
+_SHARED = tuple(n for n in HandState.__slots__ if n not in _NESTED + _FLAT + _DICTS)
 
 
-HandState.clone = compile_clone(  # type: ignore[method-assign,assignment]
-    HandState, shared=_SHARED, lists=_FLAT, nested=_NESTED, dicts=_DICTS
-)
+_clone = compile_clone(HandState, shared=_SHARED, lists=_FLAT, nested=_NESTED, dicts=_DICTS)
 
 
 def _result_data(result: HandResult) -> dict[str, Any]:

@@ -185,7 +185,7 @@ def _check_kind(kind: int) -> None:
         raise InvalidActionError(f"no such tile kind: {kind!r}")
 
 
-def parse_tiles(text: str) -> list[int]:
+def parse_tiles(text: object) -> list[int]:
     """Parse MPSZ notation into tile kinds, in the order written.
 
     Digits accumulate until a suit letter closes the group; whitespace is allowed
@@ -228,7 +228,7 @@ def parse_tiles(text: str) -> list[int]:
     return kinds
 
 
-def parse_tile(text: str) -> int:
+def parse_tile(text: object) -> int:
     """Parse exactly one tile, e.g. ``"5p"`` -> 13.
 
     >>> parse_tile("5p")

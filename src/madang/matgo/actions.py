@@ -72,7 +72,7 @@ def action_str(action: int) -> str:
         raise InvalidActionError(f"no action has id {action!r}") from None
 
 
-def parse_action(text: str) -> int:
+def parse_action(text: object) -> int:
     """The action id of a move written in notation; malformed text is an InvalidActionError."""
     if not isinstance(text, str):
         raise InvalidActionError(f"a move must be a string, not {type(text).__name__}")

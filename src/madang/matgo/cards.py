@@ -107,12 +107,12 @@ _SAME = tuple(
 SAME_AS: tuple[int, ...] = _SAME
 
 
-def parse_card(code: str) -> int:
+def parse_card(code: object) -> int:
     """The id of the card written ``code`` (e.g. ``"08g"``); unknown codes are invalid."""
-    try:
-        return _CODE_TO_ID[code]
-    except (KeyError, TypeError):
-        raise InvalidActionError(f"unknown card {code!r}") from None
+    card = _CODE_TO_ID.get(code) if isinstance(code, str) else None
+    if card is None:
+        raise InvalidActionError(f"unknown card {code!r}")
+    return card
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:

@@ -18,6 +18,22 @@ from madang.matgo.cards import CODES, codes_of
 
 Event = tuple[Any, ...]
 
+
+class NoEvents(list[Event]):
+    """The events list of a game dealt with ``events=False``: it stays empty. Its
+    ``append`` discards its argument at C speed (an empty tuple's ``count``, which looks
+    at nothing), so the engine's hot paths build the same events without keeping them,
+    and a clone's copy stays a ``NoEvents``."""
+
+    __slots__ = ()
+
+    append = ().count  # type: ignore[assignment]
+
+    def copy(self) -> NoEvents:
+        """This same empty list (it holds nothing to copy)."""
+        return self
+
+
 #: Field names of each event type. ``card`` fields are card ids, ``cards`` masks.
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "deal": ("dealer",),

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
+from typing import Any
 
 from madang.core.errors import RecordError
+from madang.core.slots import rebuild
 from madang.matgo.cards import (
     ANIMAL_MASK,
     BIGWANG_BIT,
@@ -102,6 +104,9 @@ class Pattern:
     gloss: str  #: English
     points: Callable[[int, bool], int]  #: (captured mask, 국진 as 피) -> points
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
+
 
 #: 족보 (jokbo): the scoring table of ``matgo.md`` §6, in settlement-screen order.
 PATTERNS: tuple[Pattern, ...] = (
@@ -123,6 +128,9 @@ class ScoreItem:
     name: str
     name_ko: str
     points: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
 
 def jokbo_items(captured: int, gukjin_as_pi: bool = False) -> list[ScoreItem]:
@@ -195,6 +203,9 @@ class Mission:
     cards: int
     multiplier: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
+
 
 def _m(name: str, name_ko: str, codes: str, multiplier: int) -> Mission:
     return Mission(name, name_ko, mask_of(parse_cards(codes)), multiplier)
@@ -230,6 +241,9 @@ class Multiplier:
     name_ko: str
     factor: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
+
 
 @dataclass(frozen=True)
 class ScoreSheet:
@@ -241,6 +255,9 @@ class ScoreSheet:
     base: int  #: 족보 points plus the go bonus
     points: int  #: the final score
     gukjin: dict[str, str] = field(default_factory=dict)  #: how each held 국진 counted
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
     @property
     def jokbo(self) -> int:

@@ -1,0 +1,40 @@
+"""The build hook of an optional compiled build: the project's metadata is in pyproject.toml.
+
+``MADANG_COMPILE=1`` compiles the engines' hot modules with mypyc (from mypy) into C
+extensions: the same source, type-checked by ``mypy --strict``, run as native code
+(``docs/compiled.md``). Without it (every ordinary install) nothing is compiled. A
+compiled build needs a C compiler, Python's headers and mypy in the build environment::
+
+    pip install mypy setuptools wheel
+    MADANG_COMPILE=1 pip install --no-build-isolation '.[rl,bench]'
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+#: The modules compiled, the hot paths of simulation and of ``madang.rl``'s batched
+#: environments. Modules that build classes at run time (the rules' options) stay
+#: interpreted; compiled modules import them as any module does.
+COMPILED = [
+    "src/madang/mahjong/encode.py",
+    "src/madang/mahjong/engine.py",
+    "src/madang/mahjong/hand.py",
+    "src/madang/mahjong/patterns.py",
+    "src/madang/mahjong/scoring.py",
+    "src/madang/mahjong/state.py",
+    "src/madang/mahjong/tiles.py",
+]
+
+
+def ext_modules() -> list[object]:
+    if os.environ.get("MADANG_COMPILE", "").lower() not in ("1", "true", "yes"):
+        return []
+    from mypyc.build import mypycify
+
+    return list(mypycify(COMPILED, opt_level="3"))
+
+
+setup(ext_modules=ext_modules())
