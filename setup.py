@@ -26,6 +26,12 @@ COMPILED = [
     "src/madang/mahjong/scoring.py",
     "src/madang/mahjong/state.py",
     "src/madang/mahjong/tiles.py",
+    "src/madang/matgo/actions.py",
+    "src/madang/matgo/cards.py",
+    "src/madang/matgo/deal.py",
+    "src/madang/matgo/encode.py",
+    "src/madang/matgo/engine.py",
+    "src/madang/matgo/scoring.py",
 ]
 
 
