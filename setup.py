@@ -2,11 +2,13 @@
 
 ``MADANG_COMPILE=1`` compiles the engines' hot modules with mypyc (from mypy) into C
 extensions: the same source, type-checked by ``mypy --strict``, run as native code
-(``docs/compiled.md``). Without it (every ordinary install) nothing is compiled. A
-compiled build needs a C compiler, Python's headers and mypy in the build environment::
+(``docs/rl/README.md``, "Compiled build"). Without it (every ordinary install) nothing is
+compiled. mypyc type-checks against the installed packages, so the build environment
+needs a C compiler, Python's headers, mypy, and numpy and Rich already installed::
 
-    pip install mypy setuptools wheel
-    MADANG_COMPILE=1 pip install --no-build-isolation '.[rl,bench]'
+    python3 -m venv .venv-compiled
+    .venv-compiled/bin/pip install mypy 'setuptools>=68' wheel numpy rich
+    MADANG_COMPILE=1 .venv-compiled/bin/pip install --no-build-isolation '.[rl,bench]'
 """
 
 from __future__ import annotations

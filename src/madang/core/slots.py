@@ -18,11 +18,12 @@ import, so adding a field means adding it to one group.
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any
 
-__all__ = ["compile_clone", "rebuild"]
+__all__ = ["compile_clone", "rebuild", "register_values"]
 
 
 def compile_clone(
@@ -69,8 +70,14 @@ def compile_clone(
 
 
 def rebuild(value: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-    """The ``__reduce__`` of a frozen dataclass: its class called again with the values of
-    its fields, which is how :mod:`pickle` and :mod:`copy` then rebuild it.
+    """How :mod:`pickle` and :mod:`copy` rebuild a frozen dataclass registered by
+    :func:`register_values`: its class called again with the values of its fields."""
+    return type(value), tuple(getattr(value, f.name) for f in fields(value) if f.init)
+
+
+def register_values(*classes: type) -> None:
+    """Have :mod:`pickle` and :mod:`copy` rebuild these frozen dataclasses through their
+    constructors (:func:`rebuild`, registered with :mod:`copyreg`).
 
     A build compiled by mypyc (``setup.py``) needs it: there, the default way sets each
     field of a blank instance, which a frozen class refuses.
@@ -80,9 +87,9 @@ def rebuild(value: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     ... class V:
     ...     a: int
     ...     b: str = "x"
-    ...     def __reduce__(self) -> tuple[Any, ...]:
-    ...         return rebuild(self)
+    >>> register_values(V)
     >>> import copy; copy.deepcopy(V(1, "y"))
     V(a=1, b='y')
     """
-    return type(value), tuple(getattr(value, f.name) for f in fields(value) if f.init)
+    for cls in classes:
+        copyreg.pickle(cls, rebuild)

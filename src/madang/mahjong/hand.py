@@ -34,10 +34,10 @@ import sys
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from madang.core.errors import InvalidActionError
-from madang.core.slots import rebuild
+from madang.core.slots import register_values
 from madang.mahjong import _tables
 from madang.mahjong.tiles import NUM_KINDS, format_tiles, tile_name
 
@@ -382,9 +382,6 @@ class Decomposition:
     pair: int
     sets: tuple[Set, ...]
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
-
     def __str__(self) -> str:
         parts = [format_tiles([self.pair] * 2)]
         for name, k in self.sets:
@@ -473,3 +470,7 @@ def chiitoi_pairs(counts: Sequence[int], quad_as_two_pairs: bool = False) -> tup
             return None
         pairs.extend([k] * (c // 2))
     return tuple(pairs)
+
+
+# pickle and copy rebuild these values through their constructors (a compiled build needs it)
+register_values(Decomposition)

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
-from madang.core.slots import rebuild
+from madang.core.slots import register_values
 from madang.mahjong.tiles import DRAGONS, EAST, TERMINALS_AND_HONORS, WINDS
 
 __all__ = [
@@ -94,9 +94,6 @@ class Reading:
     """The win's circumstances: ``eopeo bulleo double_eopeo haitei kan_draw robbed_kan
     first_draw``."""
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
-
 
 class Item(NamedTuple):
     """판 항목 (pan hangmok): one counted line of a score sheet."""
@@ -130,9 +127,6 @@ class Pattern:
     """How many times the pattern holds in a reading (0 = not at all)."""
     replaces: tuple[str, ...] = ()
     """Patterns not counted when this one holds."""
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
 
 # -- the few predicates that are more than one expression ---------------------------
@@ -303,3 +297,7 @@ def evaluate(reading: Reading) -> tuple[tuple[Item, ...], tuple[Item, ...]]:
         if not replaced >> i & 1:
             (base if is_base else extra).append(Item(name_ko, name, pan))
     return tuple(base), tuple(extra)
+
+
+# pickle and copy rebuild these values through their constructors (a compiled build needs it)
+register_values(Reading, Pattern)

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from madang.core.errors import InvalidActionError, RecordError
-from madang.core.slots import rebuild
+from madang.core.slots import register_values
 from madang.mahjong.hand import chiitoi_pairs, decompositions
 from madang.mahjong.patterns import Item, Reading, evaluate
 from madang.mahjong.rules import MIN_PAN_NAMES, MahjongRules
@@ -72,9 +72,6 @@ class Meld:
 
     kind: str
     tile: int
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
     def __post_init__(self) -> None:
         if self.kind not in _MELD_SIZE:
@@ -140,9 +137,6 @@ class WinContext:
     flags: frozenset[str] = field(default_factory=frozenset)
     pot: int = 0
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
-
     @property
     def tsumo(self) -> bool:
         """올라 (olla): won on one's own draw."""
@@ -187,9 +181,6 @@ class ScoreSheet:
     wait: str = ""
     """How the winning tile completed the reading: ``two_sided``, ``edge``, ``closed``,
     ``pair`` or ``triplet`` (empty when not valid)."""
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
     @property
     def total_pan(self) -> int:
@@ -487,3 +478,7 @@ def _invalid(reason: str, ctx: WinContext, rules: MahjongRules) -> ScoreSheet:
         ron_pays=rules.ron_pays,
         pan_value=rules.pan_value,
     )
+
+
+# pickle and copy rebuild these values through their constructors (a compiled build needs it)
+register_values(Meld, WinContext, ScoreSheet)

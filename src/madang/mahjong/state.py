@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from madang.core.errors import InvalidActionError
-from madang.core.slots import compile_clone, rebuild
+from madang.core.slots import compile_clone, register_values
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
 
@@ -100,7 +100,7 @@ class Action:
         return f"Action.parse({self.move!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # pickle and copy give the interned action (see madang.core.slots.rebuild)
+        # pickle and copy give the interned action (compare madang.core.slots.rebuild)
         return act, (self.seat, self.verb, self.tile, self.declare)
 
     @property
@@ -188,9 +188,6 @@ class MeldInfo:
     tile: int
     source: int = -1
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
-
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "tile": tile_name(self.tile), "from": self.source}
 
@@ -208,9 +205,6 @@ class WinInfo:
     flags: frozenset[str]
     sheet: Any  # madang.mahjong.scoring.ScoreSheet
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
-
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
@@ -221,9 +215,6 @@ class HandResult:
     nagari: bool
     next_pot: int
     dealer_keeps: bool
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
 
 class HandState:
@@ -445,3 +436,7 @@ def _result_data(result: HandResult) -> dict[str, Any]:
         "next_pot": result.next_pot,
         "dealer_keeps": result.dealer_keeps,
     }
+
+
+# pickle and copy rebuild these values through their constructors (a compiled build needs it)
+register_values(MeldInfo, WinInfo, HandResult)

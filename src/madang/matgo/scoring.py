@@ -19,10 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
-from typing import Any
 
 from madang.core.errors import RecordError
-from madang.core.slots import rebuild
+from madang.core.slots import register_values
 from madang.matgo.cards import (
     ANIMAL_MASK,
     BIGWANG_BIT,
@@ -104,9 +103,6 @@ class Pattern:
     gloss: str  #: English
     points: Callable[[int, bool], int]  #: (captured mask, 국진 as 피) -> points
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
-
 
 #: 족보 (jokbo): the scoring table of ``matgo.md`` §6, in settlement-screen order.
 PATTERNS: tuple[Pattern, ...] = (
@@ -128,9 +124,6 @@ class ScoreItem:
     name: str
     name_ko: str
     points: int
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
 
 def jokbo_items(captured: int, gukjin_as_pi: bool = False) -> list[ScoreItem]:
@@ -203,9 +196,6 @@ class Mission:
     cards: int
     multiplier: int
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
-
 
 def _m(name: str, name_ko: str, codes: str, multiplier: int) -> Mission:
     return Mission(name, name_ko, mask_of(parse_cards(codes)), multiplier)
@@ -241,9 +231,6 @@ class Multiplier:
     name_ko: str
     factor: int
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
-
 
 @dataclass(frozen=True)
 class ScoreSheet:
@@ -255,9 +242,6 @@ class ScoreSheet:
     base: int  #: 족보 points plus the go bonus
     points: int  #: the final score
     gukjin: dict[str, str] = field(default_factory=dict)  #: how each held 국진 counted
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild(self)  # pickle and copy (see madang.core.slots.rebuild)
 
     @property
     def jokbo(self) -> int:
@@ -522,3 +506,7 @@ def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None =
     if went_go:
         out.append("gobak")
     return out
+
+
+# pickle and copy rebuild these values through their constructors (a compiled build needs it)
+register_values(Pattern, ScoreItem, Mission, Multiplier, ScoreSheet)
