@@ -52,6 +52,38 @@ def test_mahjong_state_path_equals_view_path() -> None:
                 step(st, rng.choice(legal_actions(st, st.pending[0])))
 
 
+def test_mahjong_legal_masks_are_the_legal_actions() -> None:
+    """The masks written with the observations (``legal=``) and by ``legal_masks`` are
+    the ids of ``legal_actions``, for every seat (asked or not) at every step of random
+    hands under every preset, and of a hand that is over."""
+    from madang.mahjong.encode import MahjongEncoding
+    from madang.mahjong.engine import legal_actions, new_hand, step
+    from madang.mahjong.rules import PRESETS, preset
+
+    rng = random.Random(1)
+    for name in PRESETS:
+        enc = MahjongEncoding(preset(name))
+        fast = enc.fast()
+        for seed in range(4):
+            st = new_hand(preset(name), seed=seed, dealer=seed % 4)
+            while True:
+                want = np.zeros((4, enc.num_actions), dtype=np.int8)
+                for seat in range(4):
+                    want[seat, [enc.id_of(a) for a in legal_actions(st, seat)]] = 1
+                got = np.full_like(want, 7)
+                enc.observe_states(
+                    [st] * 4, [0, 1, 2, 3], np.zeros((4, enc.obs_size), np.float32), legal=got
+                )
+                assert np.array_equal(got, want), (name, seed)
+                got[:] = 7
+                fast.legal_masks([st] * 4, [0, 1, 2, 3], got)
+                assert np.array_equal(got, want), (name, seed)
+                if st.over:
+                    assert not want.any()
+                    break
+                step(st, rng.choice(legal_actions(st, st.pending[0])))
+
+
 @pytest.mark.parametrize("game", ["matgo", "mahjong"])
 def test_action_ids_round_trip(game: str) -> None:
     from madang.rl.encoding import load_encoding

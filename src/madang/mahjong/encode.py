@@ -37,8 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import chain
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -58,14 +57,14 @@ from madang.mahjong.tiles import NUM_KINDS, tile_name
 
 __all__ = ["NUM_ACTIONS", "OBS_SIZE", "PLANES", "SCALARS", "MahjongEncoding"]
 
-_TILE_FORMS = (("discard", ""), ("discard", "eopeo"), ("discard", "bulleo"), ("ankan", ""),
+_TILE_FORMS: Final = (("discard", ""), ("discard", "eopeo"), ("discard", "bulleo"), ("ankan", ""),
                ("kakan", ""))  # fmt: skip
-_PLAIN = ("tsumo", "ron", "pon", "kan", "pass")
-NUM_ACTIONS = NUM_KINDS * len(_TILE_FORMS) + len(_PLAIN)
+_PLAIN: Final = ("tsumo", "ron", "pon", "kan", "pass")
+NUM_ACTIONS: Final = NUM_KINDS * len(_TILE_FORMS) + len(_PLAIN)
 
-_REL = ("mine", "right", "across", "left")
+_REL: Final = ("mine", "right", "across", "left")
 
-PLANES: tuple[str, ...] = (
+PLANES: Final[tuple[str, ...]] = (
     "hand",  # own concealed tiles (the drawn tile included)
     "drawn",  # the tile just drawn, on own turn
     "my_waits",  # own ready hand's waits between turns
@@ -77,7 +76,7 @@ PLANES: tuple[str, ...] = (
 )
 """The planes of 25 tile counts, in order."""
 
-SCALARS: tuple[str, ...] = (
+SCALARS: Final[tuple[str, ...]] = (
     "phase_discard",
     "phase_claim",
     "phase_rob",
@@ -102,52 +101,39 @@ SCALARS: tuple[str, ...] = (
 )
 """The scalars after the planes, in order (raw counts, not normalised)."""
 
-OBS_SIZE = len(PLANES) * NUM_KINDS + len(SCALARS)
-_P = NUM_KINDS
-_PHASES = (PHASE_DISCARD, PHASE_CLAIM, PHASE_ROB, "over")
-_MELD_SIZE = {"pon": 3, "kan": 4, "ankan": 4}
-_KIND = {tile_name(k): k for k in range(NUM_KINDS + 4)}
-_AR4 = np.arange(4)
-_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+OBS_SIZE: Final = len(PLANES) * NUM_KINDS + len(SCALARS)
+_P: Final = NUM_KINDS
+_PHASES: Final = (PHASE_DISCARD, PHASE_CLAIM, PHASE_ROB, "over")
+_MELD_SIZE: Final = {"pon": 3, "kan": 4, "ankan": 4}
+_KIND: Final = {tile_name(k): k for k in range(NUM_KINDS + 4)}
+_PHASE_INDEX: Final = {p: i for i, p in enumerate(_PHASES)}
 # offsets of the planes and scalars in an observation
-_MY_WAITS, _CLAIM, _MELDS, _RIVER, _WAITS, _VISIBLE = (
-    2 * _P,
-    3 * _P,
-    4 * _P,
-    8 * _P,
-    12 * _P,
-    16 * _P,
-)
-_S = len(PLANES) * _P
-_FLOWER = _S + 41
+# (Final: the compiled build reads them as constants, not from the module's globals)
+_MY_WAITS: Final = 2 * _P
+_CLAIM: Final = 3 * _P
+_MELDS: Final = 4 * _P
+_RIVER: Final = 8 * _P
+_WAITS: Final = 12 * _P
+_VISIBLE: Final = 16 * _P
+_S: Final = len(PLANES) * _P
+_FLOWER: Final = _S + 41
 
 FloatArray = npt.NDArray[np.float32]
-_ORDER = tuple(tuple((s + r) % 4 for r in range(4)) for s in range(4))  # relative -> seat
-_TO_REL = tuple(tuple((t - s) % 4 for t in range(4)) for s in range(4))  # seat -> relative
-_NO_MELDS: list[list[Any]] = [[], [], [], []]
-_UNDECLARED = [0, 0, 0, 0]
-# observe_states' small counts per state: five indices of one-hot scalars (at _HOT_AT),
-# to act, wall, golla, jinting; then 엎어/불러, 부지부 and the concealed count per seat
-_HOT_AT = np.array([_S, _S + 5, _S + 9, _S + 13, _S + 37])
-_SMALL = 9 + 3 * 4
-_ORDER_ARRAY = np.array(_ORDER)
+_TO_REL: Final = tuple(tuple((t - s) % 4 for t in range(4)) for s in range(4))  # seat -> relative
 
 
-def _counts_of(lists: list[list[int]]) -> Any:
-    """``(len(lists), 25)``: the count of each tile kind in each list."""
-    k = len(lists)
-    lengths = np.frombuffer(bytes(map(len, lists)), dtype=np.uint8)  # (each below 256)
-    kinds = np.frombuffer(bytes(chain.from_iterable(lists)), dtype=np.uint8)
-    at = np.repeat(np.arange(0, k * NUM_KINDS, NUM_KINDS), lengths) + kinds
-    return np.bincount(at, minlength=k * NUM_KINDS).reshape(k, NUM_KINDS)
-
-
-def _ready_waits(hand: bytes, melds: int, quad_as_two_pairs: bool) -> list[int]:
-    """:func:`~madang.mahjong.hand.waits` of a hand between turns (none unless ready)."""
-    counts = list(hand)
-    if shanten_keys(*counts_keys(counts), melds, quad_as_two_pairs) > 0:
-        return []  # one tile lowers shanten by one at most: no tile completes it
-    return waits(counts, melds, quad_as_two_pairs)
+def _ready_waits(key: bytes) -> int:
+    """:func:`~madang.mahjong.hand.waits` of a hand between turns as a bitmask of kinds
+    (none unless ready); ``key`` is its 25 counts, then its melds and the rules'
+    ``quad_as_two_pairs`` (:func:`_observe_into`'s cache key)."""
+    counts = list(key[:NUM_KINDS])
+    melds, quad = key[NUM_KINDS], bool(key[NUM_KINDS + 1])
+    if shanten_keys(*counts_keys(counts), melds, quad) > 0:
+        return 0  # one tile lowers shanten by one at most: no tile completes it
+    mask = 0
+    for k in waits(counts, melds, quad):
+        mask |= 1 << k
+    return mask
 
 
 def _counts(kinds: Any) -> list[int]:
@@ -172,11 +158,15 @@ class MahjongEncoding:
     planes = PLANES
     scalars = SCALARS
     plane_size = NUM_KINDS
+    #: :meth:`observe_states` also writes the legal masks (``legal=``)
+    observes_legal = True
 
     def __init__(self, rules: Any = None) -> None:
         self.rules = rules
         self._ids: dict[tuple[str, int, str], int] = {}
-        self._waits: dict[tuple[bytes, int, bool], list[int]] = {}  # ready hands' waits
+        # ready hands' waits, by hand (bytes and ints only: nothing the garbage collector
+        # must walk, however large the cache grows)
+        self._waits: dict[bytes, int] = {}
         self._forms: list[tuple[str, int, str]] = []
         for verb, declare in _TILE_FORMS:
             for k in range(NUM_KINDS):
@@ -185,6 +175,11 @@ class MahjongEncoding:
         for verb in _PLAIN:
             self._ids[verb, -1, ""] = len(self._forms)
             self._forms.append((verb, -1, ""))
+        # the engine's actions are interned (alive for the whole process): their ids are
+        # keys that need no hashing of fields
+        self._by_obj: dict[int, int] = {
+            id(self.action(seat, i)): i for seat in range(4) for i in range(NUM_ACTIONS)
+        }
 
     def session_from_view(self, view: dict[str, Any], rng: random.Random) -> Any:
         """A session whose hand is a random world consistent with a seat's ``view``
@@ -279,137 +274,66 @@ class MahjongEncoding:
         return np.array(row, dtype=np.float32)
 
     def observe_states(
-        self, states: Sequence[HandState], seats: Sequence[int], out: FloatArray
+        self,
+        states: Sequence[HandState],
+        seats: Sequence[int],
+        out: FloatArray,
+        legal: npt.NDArray[np.int8] | None = None,
     ) -> None:
         """The observations of ``seats[i]`` in ``states[i]`` into ``out[i]``: the numbers
         of :meth:`observe` of their views, from the engine states directly (the fast path
-        of ``madang.rl.vector``).
+        of ``madang.rl.vector``). With ``legal``, also the legal masks into its rows
+        (:meth:`MahjongFast.legal_masks`, from the same pass).
 
-        One Python pass gathers, per state, the own hand, the small counts (per seat by
-        absolute seat, the others already relative to the observer), the rivers, and
-        the flat positions of the planes' single tiles, melds and flowers; numpy then
-        counts, turns the seats relative and writes them for all states at once."""
+        One pass over the states writes each observation's counts into one byte buffer
+        (:func:`_observe_into`: a typed loop that the compiled build runs as native
+        code), and the masks into another; numpy then adds the ``visible`` plane and
+        casts the buffer into ``out`` for all states at once."""
         n = len(states)
         if n == 0:
             return
-        own: list[int] = []  # the observer's 25 counts, per state
-        small: list[int] = []  # _SMALL small counts per state (see _HOT_AT)
+        if len(seats) != n:
+            raise ValueError("one seat per state")
+        buf = bytearray(n * OBS_SIZE)
         pots: list[int] = []
-        ones: list[int] = []  # flat positions (state * OBS_SIZE + column) that are 1
-        meld_at: list[int] = []  # flat positions of meld tiles, and their counts
-        meld_n: list[int] = []
-        rivers: list[list[int]] = []  # four per state, by absolute seat
-        flower_at: list[int] = []  # flat positions of laid-out flowers
         cache = self._waits
-        for i, (st, s) in enumerate(zip(states, seats, strict=True)):
-            # plain attribute reads (specialised by the interpreter: an attrgetter of the
-            # same fields costs several times the instructions)
-            (hands, st_melds, st_rivers, st_flowers, declared, declared_waits, double, golla,
-             discarded, phase, pending, turn, dealer, round_wind, pot, front, back, drawn,
-             claim, claim_from, rules) = (
-                st.hands, st.melds, st.rivers, st.flowers, st.declared, st.declared_waits,
-                st.double, st.golla, st.discarded, st.phase, st.pending, st.turn, st.dealer,
-                st.round_wind, st.pot, st.front, st.back, st.drawn, st.claim_tile,
-                st.claim_from, st.rules,
-            )  # fmt: skip
-            base = i * OBS_SIZE
-            hand = hands[s]
-            own += hand
-            # concealed tiles: 13 less 3 per meld (a kan's fourth tile is replaced by a
-            # draw), one more for the seat to discard; summed once the hand is over
-            m0, m1, m2, m3 = map(len, st_melds)
-            counts = [13 - 3 * m0, 13 - 3 * m1, 13 - 3 * m2, 13 - 3 * m3]
-            if phase == PHASE_DISCARD:
-                counts[turn] += 1
-            elif phase == PHASE_OVER:
-                counts = list(map(sum, hands))
-            mine = counts[s]
-            if st_melds != _NO_MELDS:
-                for t, ms in enumerate(st_melds):
-                    if ms:  # (a seat melds each tile once at most: no position twice)
-                        off = base + _MELDS + _TO_REL[s][t] * _P
-                        for meld in ms:
-                            meld_at.append(off + meld.tile)
-                            meld_n.append(_MELD_SIZE[meld.kind])
-            if declared != _UNDECLARED:
-                for t, decl in enumerate(declared):
-                    if decl == 2:  # 불러: the waits announced
-                        off = base + _WAITS + _TO_REL[s][t] * _P
-                        ones += [off + k for k in declared_waits[t]]
-            jinting = False
-            if mine % 3 == 1:  # between turns: the waits of a ready hand
-                key = (bytes(hand), len(st_melds[s]), rules.quad_as_two_pairs)
-                ws = cache.get(key)
-                if ws is None:
-                    if len(cache) > 200_000:
-                        cache.clear()
-                    ws = cache[key] = _ready_waits(*key)
-                if ws:
-                    ones += [base + _MY_WAITS + k for k in ws]
-                    mask = discarded[s]
-                    jinting = any(mask >> k & 1 for k in ws)
-            if drawn >= 0 and turn == s and phase == PHASE_DISCARD:
-                ones.append(base + _P + drawn)
-            if claim >= 0:
-                ones.append(base + _CLAIM + claim)
-            rivers += st_rivers  # by absolute seat (numpy turns them relative)
-            if st_flowers != _NO_MELDS:  # (no flower laid out: four empty lists)
-                for t, laid in enumerate(st_flowers):
-                    off = base + _FLOWER - NUM_KINDS + 4 * _TO_REL[s][t]
-                    for k in laid:
-                        flower_at.append(off + k)
-            small += (
-                _PHASE_INDEX[phase],
-                (turn - s) & 3,
-                (dealer - s) & 3,
-                round_wind - 18,
-                (claim_from - s) & 3 if claim >= 0 else 4,
-                s in pending,
-                back - front,
-                golla[s],
-                jinting,
-            )
-            small += declared  # by absolute seat, as the next two
-            small += double
-            small += counts
-            pots.append(pot)
-        contiguous = out[:n].flags.c_contiguous
-        o = out[:n] if contiguous else np.empty((n, OBS_SIZE), dtype=np.float32)
-        o[:] = 0
-        flat = o.reshape(-1)  # a view (o is contiguous): flat positions write into o
-        sm = np.frombuffer(bytes(small), dtype=np.uint8).reshape(n, _SMALL)
-        # one-hot scalars (phase, turn, dealer, round wind, who offered the claim) and
-        # the planes of single tiles
-        hot = (np.arange(n) * OBS_SIZE)[:, None] + _HOT_AT + sm[:, :5]
-        flat[hot[:, :4].ravel()] = 1
-        flat[hot[:, 4][sm[:, 4] < 4]] = 1
-        if ones:
-            flat[ones] = 1
-        if meld_at:
-            flat[meld_at] = meld_n
-        o[:, _S + 4] = sm[:, 5]  # to act
-        o[:, _S + 18] = sm[:, 6]  # wall
-        o[:, _S + 35 : _S + 37] = sm[:, 7:9]  # golla, jinting
-        o[:, _S + 17] = pots
-        # the per-seat counts, from absolute seats to relative: [i, r] = [i, order[r]]
-        rows = np.arange(n)[:, None]
-        order = _ORDER_ARRAY[seats]
-        per_seat = sm[:, 9:].reshape(n, 3, 4)[rows, :, order]  # (n, 4 relative, 3)
-        o[:, _S + 23 : _S + 27] = per_seat[:, :, 0] == 1  # 엎어
-        o[:, _S + 27 : _S + 31] = per_seat[:, :, 0] == 2  # 불러
-        o[:, _S + 31 : _S + 35] = per_seat[:, :, 1]  # 부지부
-        o[:, _S + 19 : _S + 23] = per_seat[:, :, 2]  # concealed
-        o[:, :_P] = np.frombuffer(bytes(own), dtype=np.uint8).reshape(n, _P)
-        river = _counts_of(rivers).reshape(n, 4, _P)[rows, order]
-        o[:, _RIVER:_WAITS] = river.reshape(n, 4 * _P)
-        if flower_at:  # (one copy of each flower: counts of 1, unless the rules change)
-            at, count = np.unique(flower_at, return_counts=True)
-            flat[at] = count
+        if len(cache) > 200_000:
+            cache.clear()
+        for i in range(n):
+            st = states[i]
+            _observe_into(buf, i * OBS_SIZE, st, seats[i], cache)
+            pots.append(st.pot)
+        o = np.frombuffer(buf, dtype=np.uint8).reshape(n, OBS_SIZE)
+        # every tile this seat sees: own hand, all melds and rivers (4 of a kind at most)
         o[:, _VISIBLE : _VISIBLE + _P] = (
-            o[:, :_P] + o[:, _MELDS:_RIVER].reshape(n, 4, _P).sum(axis=1) + river.sum(axis=1)
+            o[:, :_P]
+            + o[:, _MELDS:_RIVER].reshape(n, 4, _P).sum(axis=1, dtype=np.uint8)
+            + o[:, _RIVER:_WAITS].reshape(n, 4, _P).sum(axis=1, dtype=np.uint8)
         )
-        if not contiguous:
-            out[:n] = o
+        out[:n] = o
+        out[:n, _S + 17] = pots  # (the pot is not bounded by a byte)
+        if legal is not None:
+            self._legal_into(states, seats, legal)
+
+    def _legal_into(
+        self, states: Sequence[HandState], seats: Sequence[int], out: npt.NDArray[np.int8]
+    ) -> None:
+        """``out[i]``: 1 at the action ids legal for ``seats[i]`` in ``states[i]``."""
+        from madang.mahjong.engine import legal_actions
+
+        n = len(states)
+        if len(seats) != n:
+            raise ValueError("one seat per state")
+        buf = bytearray(n * NUM_ACTIONS)
+        by_obj = self._by_obj
+        for i in range(n):
+            base = i * NUM_ACTIONS
+            for a in legal_actions(states[i], seats[i]):
+                # the engine's actions are interned: their ids by object identity (an
+                # action made otherwise, never by the engine, by its fields)
+                j = by_obj.get(id(a))
+                buf[base + (j if j is not None else self.id_of(a))] = 1
+        out[:n] = np.frombuffer(buf, dtype=np.int8).reshape(n, NUM_ACTIONS)
 
     def render(self, view: dict[str, Any]) -> str:
         """The table of ``view`` as plain text, from the terminal renderer."""
@@ -428,6 +352,83 @@ class MahjongEncoding:
         return MahjongFast(self)
 
 
+def _observe_into(
+    buf: bytearray,
+    base: int,
+    st: HandState,
+    s: int,
+    cache: dict[bytes, int],
+) -> None:
+    """Write the counts of ``s``'s observation of ``st`` into ``buf[base:]`` (zeros):
+    every plane and scalar but ``visible`` and ``pot`` (whole-batch numpy work in
+    :meth:`MahjongEncoding.observe_states`)."""
+    hand = st.hands[s]
+    buf[base : base + _P] = bytes(hand)
+    rel = _TO_REL[s]
+    phase = st.phase
+    turn = st.turn
+    melds = st.melds
+    # concealed tiles: 13 less 3 per meld (a kan's fourth tile is replaced by a draw),
+    # one more for the seat to discard; summed once the hand is over
+    scalars = base + _S
+    mine = 0
+    for t in range(4):
+        r = rel[t]
+        ms = melds[t]
+        if phase == PHASE_OVER:
+            concealed = sum(st.hands[t])
+        else:
+            concealed = 13 - 3 * len(ms) + (phase == PHASE_DISCARD and t == turn)
+        buf[scalars + 19 + r] = concealed
+        if t == s:
+            mine = concealed
+        off = base + _MELDS + r * _P
+        for meld in ms:  # (a seat melds each tile once at most)
+            buf[off + meld.tile] = _MELD_SIZE[meld.kind]
+        off = base + _RIVER + r * _P
+        for k in st.rivers[t]:
+            buf[off + k] += 1
+        decl = st.declared[t]
+        if decl:
+            buf[scalars + 23 + 4 * (decl - 1) + r] = 1  # 엎어, 불러
+            if decl == 2:  # the waits announced
+                off = base + _WAITS + r * _P
+                for k in st.declared_waits[t]:
+                    buf[off + k] = 1
+        if st.double[t]:
+            buf[scalars + 31 + r] = 1
+        off = base + _FLOWER - NUM_KINDS + 4 * r
+        for k in st.flowers[t]:
+            buf[off + k] += 1
+    if mine % 3 == 1:  # between turns: the waits of a ready hand
+        key = bytes([*hand, len(melds[s]), st.rules.quad_as_two_pairs])
+        ws = cache.get(key)
+        if ws is None:
+            ws = cache[key] = _ready_waits(key)
+        if ws:
+            if ws & st.discarded[s]:
+                buf[scalars + 36] = 1  # 진팅: a wait among own discards
+            at = base + _MY_WAITS
+            while ws:
+                low = ws & -ws
+                buf[at + low.bit_length() - 1] = 1
+                ws ^= low
+    drawn = st.drawn
+    if drawn >= 0 and turn == s and phase == PHASE_DISCARD:
+        buf[base + _P + drawn] = 1
+    claim = st.claim_tile
+    if claim >= 0:
+        buf[base + _CLAIM + claim] = 1
+        buf[scalars + 37 + rel[st.claim_from]] = 1
+    buf[scalars + _PHASE_INDEX[phase]] = 1
+    buf[scalars + 4] = s in st.pending
+    buf[scalars + 5 + rel[turn]] = 1
+    buf[scalars + 9 + rel[st.dealer]] = 1
+    buf[scalars + 13 + st.round_wind - 18] = 1
+    buf[scalars + 18] = st.back - st.front  # the live wall
+    buf[scalars + 35] = st.golla[s]
+
+
 class MahjongFast:
     """The engine stepped by action id, for many hands at once (``madang.rl.vector``)."""
 
@@ -436,12 +437,8 @@ class MahjongFast:
 
         self.encoding = encoding
         self.rules = encoding.rules if encoding.rules is not None else MahjongRules()
-        # the engine's actions are interned (alive for the whole process): their ids are
-        # keys that need no hashing of fields
+        # the engine's actions, by id (interned: alive for the whole process)
         self._acts = [[encoding.action(seat, i) for i in range(NUM_ACTIONS)] for seat in range(4)]
-        self._by_obj = {
-            id(encoding.action(seat, i)): i for seat in range(4) for i in range(NUM_ACTIONS)
-        }
 
     def new(self, seed: int) -> HandState:
         """A new hand dealt from ``seed`` (the dealer drawn from it too)."""
@@ -458,12 +455,12 @@ class MahjongFast:
         """The action ids legal for ``seat`` now."""
         from madang.mahjong.engine import legal_actions
 
-        by_obj = self._by_obj
-        ids = self.encoding._ids
+        by_obj = self.encoding._by_obj
+        id_of = self.encoding.id_of
         out = []
         for a in legal_actions(state, seat):
             i = by_obj.get(id(a))
-            out.append(i if i is not None else ids[a.verb, a.tile, a.declare])
+            out.append(i if i is not None else id_of(a))
         return out
 
     def step(self, state: HandState, seat: int, action: int) -> None:
@@ -484,16 +481,7 @@ class MahjongFast:
         self, states: Sequence[HandState], seats: Sequence[int], out: npt.NDArray[np.int8]
     ) -> None:
         """``out[i]``: 1 at the action ids legal for ``seats[i]`` in ``states[i]``."""
-        from madang.mahjong.engine import legal_actions
-
-        legal = list(map(legal_actions, states, seats))
-        n = len(legal)
-        try:  # the engine's actions are interned: their ids by object identity
-            ids = bytes(map(self._by_obj.__getitem__, map(id, chain.from_iterable(legal))))
-        except KeyError:  # an action not interned (never from the engine): by fields
-            ids = bytes(map(self.encoding.id_of, chain.from_iterable(legal)))
-        out[:n] = 0
-        out[np.repeat(np.arange(n), list(map(len, legal))), np.frombuffer(ids, np.uint8)] = 1
+        self.encoding._legal_into(states, seats, out)
 
     def step_many(
         self, states: Sequence[HandState], seats: Sequence[int], actions: Sequence[int]

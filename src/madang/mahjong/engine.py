@@ -82,16 +82,20 @@ _NAMES: Final = tuple(tile_name(k) for k in range(29))
 _FULL_SET: Final = tuple([4] * NUM_KINDS + [1] * 4)
 
 # Interned actions for the hot paths.
-_DISCARD = tuple(tuple(act(s, "discard", k) for k in range(NUM_KINDS)) for s in range(4))
-_EOPEO = tuple(tuple(act(s, "discard", k, "eopeo") for k in range(NUM_KINDS)) for s in range(4))
-_BULLEO = tuple(tuple(act(s, "discard", k, "bulleo") for k in range(NUM_KINDS)) for s in range(4))
-_ANKAN = tuple(tuple(act(s, "ankan", k) for k in range(NUM_KINDS)) for s in range(4))
-_KAKAN = tuple(tuple(act(s, "kakan", k) for k in range(NUM_KINDS)) for s in range(4))
-_TSUMO = tuple(act(s, "tsumo") for s in range(4))
-_RON = tuple(act(s, "ron") for s in range(4))
-_PON = tuple(act(s, "pon") for s in range(4))
-_KAN = tuple(act(s, "kan") for s in range(4))
-_PASS = tuple(act(s, "pass") for s in range(4))
+_DISCARD: Final = tuple(tuple(act(s, "discard", k) for k in range(NUM_KINDS)) for s in range(4))
+_EOPEO: Final = tuple(
+    tuple(act(s, "discard", k, "eopeo") for k in range(NUM_KINDS)) for s in range(4)
+)
+_BULLEO: Final = tuple(
+    tuple(act(s, "discard", k, "bulleo") for k in range(NUM_KINDS)) for s in range(4)
+)
+_ANKAN: Final = tuple(tuple(act(s, "ankan", k) for k in range(NUM_KINDS)) for s in range(4))
+_KAKAN: Final = tuple(tuple(act(s, "kakan", k) for k in range(NUM_KINDS)) for s in range(4))
+_TSUMO: Final = tuple(act(s, "tsumo") for s in range(4))
+_RON: Final = tuple(act(s, "ron") for s in range(4))
+_PON: Final = tuple(act(s, "pon") for s in range(4))
+_KAN: Final = tuple(act(s, "kan") for s in range(4))
+_PASS: Final = tuple(act(s, "pass") for s in range(4))
 _AFTER: Final = tuple(tuple((s + i) % 4 for i in (1, 2, 3)) for s in range(4))
 """The other seats in turn order after each seat."""
 
@@ -1210,7 +1214,7 @@ def _complete_hand(
     return hand
 
 
-_SUIT_SHAPES: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+_SUIT_SHAPES: Final[dict[tuple[int, ...], list[tuple[int, ...]]]] = {}
 
 
 def _suit_shapes() -> dict[tuple[int, ...], list[tuple[int, ...]]]:

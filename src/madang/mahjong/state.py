@@ -159,7 +159,7 @@ class Action:
         return _interned(seat, verb, tile, declare)
 
 
-_INTERN: dict[tuple[int, str, int, str], Action] = {}
+_INTERN: Final[dict[tuple[int, str, int, str], Action]] = {}
 
 
 def _interned(seat: int, verb: str, tile: int = -1, declare: str = "") -> Action:
@@ -415,14 +415,14 @@ class HandState:
 
 #: How :meth:`HandState.clone` copies each field: shared (immutable values, and the
 #: ``_legal`` cache, which no step mutates), a flat list, a list of lists, a dict.
-_NESTED = ("hands", "melds", "rivers", "flowers")
-_FLAT = ("discarded", "declared", "double", "declared_waits", "golla", "draws",
+_NESTED: Final = ("hands", "melds", "rivers", "flowers")
+_FLAT: Final = ("discarded", "declared", "double", "declared_waits", "golla", "draws",
          "discards_made", "pending", "history", "_waits")  # fmt: skip
-_DICTS = ("options", "answers")
-_SHARED = tuple(n for n in HandState.__slots__ if n not in _NESTED + _FLAT + _DICTS)
+_DICTS: Final = ("options", "answers")
+_SHARED: Final = tuple(n for n in HandState.__slots__ if n not in _NESTED + _FLAT + _DICTS)
 
 
-_clone = compile_clone(HandState, shared=_SHARED, lists=_FLAT, nested=_NESTED, dicts=_DICTS)
+_clone: Final = compile_clone(HandState, shared=_SHARED, lists=_FLAT, nested=_NESTED, dicts=_DICTS)
 
 
 def _result_data(result: HandResult) -> dict[str, Any]:

@@ -28,23 +28,25 @@ madang.core.errors.InvalidActionError: unknown card '99x'
 
 from __future__ import annotations
 
+from typing import Final
+
 from madang.core.errors import InvalidActionError
 from madang.matgo.cards import CODES, NUM_CARDS, parse_card
 
-PLAY = 0
-SHAKE = PLAY + NUM_CARDS  # 52
-BOMB = SHAKE + NUM_CARDS  # 104: BOMB + month - 1
-FLIP = BOMB + 12  # 116
-PICK = FLIP + 1  # 117
-GO = PICK + NUM_CARDS  # 169
-STOP = GO + 1
-GUKJIN_ANIMAL = STOP + 1
-GUKJIN_PI = GUKJIN_ANIMAL + 1
-CHONGTONG_STOP = GUKJIN_PI + 1
-CHONGTONG_PLAY = CHONGTONG_STOP + 1
-NUM_ACTIONS = CHONGTONG_PLAY + 1  # 175
+PLAY: Final = 0
+SHAKE: Final = PLAY + NUM_CARDS  # 52
+BOMB: Final = SHAKE + NUM_CARDS  # 104: BOMB + month - 1
+FLIP: Final = BOMB + 12  # 116
+PICK: Final = FLIP + 1  # 117
+GO: Final = PICK + NUM_CARDS  # 169
+STOP: Final = GO + 1
+GUKJIN_ANIMAL: Final = STOP + 1
+GUKJIN_PI: Final = GUKJIN_ANIMAL + 1
+CHONGTONG_STOP: Final = GUKJIN_PI + 1
+CHONGTONG_PLAY: Final = CHONGTONG_STOP + 1
+NUM_ACTIONS: Final = CHONGTONG_PLAY + 1  # 175
 
-_FIXED = {
+_FIXED: Final = {
     FLIP: "flip",
     GO: "go",
     STOP: "stop",
@@ -53,7 +55,7 @@ _FIXED = {
     CHONGTONG_STOP: "chongtong stop",
     CHONGTONG_PLAY: "chongtong play",
 }
-_FIXED_BY_TEXT = {v: k for k, v in _FIXED.items()}
+_FIXED_BY_TEXT: Final = {v: k for k, v in _FIXED.items()}
 
 
 def action_str(action: int) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from typing import Final
 
 from madang.core.errors import InvalidActionError
 
@@ -35,7 +36,7 @@ class Kind(IntEnum):
 
 # (code, kind, pi value) in id order.
 _G, _A, _R, _P, _D = Kind.GWANG, Kind.ANIMAL, Kind.RIBBON, Kind.PI, Kind.SSANGPI
-_MONTH_CARDS: tuple[tuple[str, Kind, int], ...] = (
+_MONTH_CARDS: Final[tuple[tuple[str, Kind, int], ...]] = (
     ("01g", _G, 0), ("01r", _R, 0), ("01p1", _P, 1), ("01p2", _P, 1),
     ("02a", _A, 0), ("02r", _R, 0), ("02p1", _P, 1), ("02p2", _P, 1),
     ("03g", _G, 0), ("03r", _R, 0), ("03p1", _P, 1), ("03p2", _P, 1),
@@ -49,24 +50,26 @@ _MONTH_CARDS: tuple[tuple[str, Kind, int], ...] = (
     ("11g", _G, 0), ("11d", _D, 2), ("11p1", _P, 1), ("11p2", _P, 1),
     ("12g", _G, 0), ("12a", _A, 0), ("12r", _R, 0), ("12d", _D, 2),
 )  # fmt: skip
-_BONUS_CARDS: tuple[tuple[str, Kind, int], ...] = (
+_BONUS_CARDS: Final[tuple[tuple[str, Kind, int], ...]] = (
     ("b2", Kind.BONUS, 2), ("b3", Kind.BONUS, 3), ("b2x", Kind.BONUS, 2), ("b2y", Kind.BONUS, 2),
 )  # fmt: skip
-_ALL = _MONTH_CARDS + _BONUS_CARDS
+_ALL: Final = _MONTH_CARDS + _BONUS_CARDS
 
-NUM_MONTH_CARDS = 48
-NUM_CARDS = len(_ALL)  # 52 ids; a deck uses the 48 month cards and the rules' bonus cards
+NUM_MONTH_CARDS: Final = 48
+NUM_CARDS: Final = len(_ALL)  # 52 ids; a deck uses the 48 month cards and the rules' bonus cards
 
-CODES: tuple[str, ...] = tuple(c for c, _, _ in _ALL)
-KINDS: tuple[Kind, ...] = tuple(k for _, k, _ in _ALL)
-PI_VALUE: tuple[int, ...] = tuple(v for _, _, v in _ALL)
-MONTH: tuple[int, ...] = tuple((i >> 2) + 1 if i < NUM_MONTH_CARDS else 0 for i in range(NUM_CARDS))
-BIT: tuple[int, ...] = tuple(1 << i for i in range(NUM_CARDS))
-_CODE_TO_ID = {c: i for i, c in enumerate(CODES)}
+CODES: Final[tuple[str, ...]] = tuple(c for c, _, _ in _ALL)
+KINDS: Final[tuple[Kind, ...]] = tuple(k for _, k, _ in _ALL)
+PI_VALUE: Final[tuple[int, ...]] = tuple(v for _, _, v in _ALL)
+MONTH: Final[tuple[int, ...]] = tuple(
+    (i >> 2) + 1 if i < NUM_MONTH_CARDS else 0 for i in range(NUM_CARDS)
+)
+BIT: Final[tuple[int, ...]] = tuple(1 << i for i in range(NUM_CARDS))
+_CODE_TO_ID: Final = {c: i for i, c in enumerate(CODES)}
 
 B2, B3, B2X, B2Y = 48, 49, 50, 51
-GUKJIN = _CODE_TO_ID["09a"]  #: 국진 (gukjin): the September animal, may count as 쌍피
-BIGWANG = _CODE_TO_ID["12g"]  #: 비광 (bigwang): the rain bright
+GUKJIN: Final = _CODE_TO_ID["09a"]  #: 국진 (gukjin): the September animal, may count as 쌍피
+BIGWANG: Final = _CODE_TO_ID["12g"]  #: 비광 (bigwang): the rain bright
 
 
 def _mask(codes: Iterable[str]) -> int:
@@ -77,24 +80,24 @@ def _mask(codes: Iterable[str]) -> int:
 
 
 #: ``MONTH_MASK[m]``: the four cards of month m (index 0 is empty: bonus cards have no month).
-MONTH_MASK: tuple[int, ...] = (0, *(0xF << (4 * (m - 1)) for m in range(1, 13)))
-ALL_MONTH_CARDS = (1 << NUM_MONTH_CARDS) - 1
-BONUS_MASK = _mask(("b2", "b3", "b2x", "b2y"))
-GWANG_MASK = _mask(c for c, k, _ in _ALL if k is Kind.GWANG)
-ANIMAL_MASK = _mask(c for c, k, _ in _ALL if k is Kind.ANIMAL)
-RIBBON_MASK = _mask(c for c, k, _ in _ALL if k is Kind.RIBBON)
-PI_MASK = _mask(c for c, k, _ in _ALL if k is Kind.PI)  #: single 피 cards
-SSANGPI_MASK = _mask(("11d", "12d", "b2", "b2x", "b2y"))  #: cards worth two 피
-SSEURIPI_MASK = _mask(("b3",))  #: 쓰리피 (sseuripi): the card worth three 피
-GODORI_MASK = _mask(("02a", "04a", "08a"))  #: 고도리 (godori): the three birds
-HONGDAN_MASK = _mask(("01r", "02r", "03r"))  #: 홍단 (hongdan): the red poem ribbons
-CHEONGDAN_MASK = _mask(("06r", "09r", "10r"))  #: 청단 (cheongdan): the blue ribbons
-CHODAN_MASK = _mask(("04r", "05r", "07r"))  #: 초단 (chodan): the grass ribbons
-GUKJIN_BIT = 1 << GUKJIN
-BIGWANG_BIT = 1 << BIGWANG
+MONTH_MASK: Final[tuple[int, ...]] = (0, *(0xF << (4 * (m - 1)) for m in range(1, 13)))
+ALL_MONTH_CARDS: Final = (1 << NUM_MONTH_CARDS) - 1
+BONUS_MASK: Final = _mask(("b2", "b3", "b2x", "b2y"))
+GWANG_MASK: Final = _mask(c for c, k, _ in _ALL if k is Kind.GWANG)
+ANIMAL_MASK: Final = _mask(c for c, k, _ in _ALL if k is Kind.ANIMAL)
+RIBBON_MASK: Final = _mask(c for c, k, _ in _ALL if k is Kind.RIBBON)
+PI_MASK: Final = _mask(c for c, k, _ in _ALL if k is Kind.PI)  #: single 피 cards
+SSANGPI_MASK: Final = _mask(("11d", "12d", "b2", "b2x", "b2y"))  #: cards worth two 피
+SSEURIPI_MASK: Final = _mask(("b3",))  #: 쓰리피 (sseuripi): the card worth three 피
+GODORI_MASK: Final = _mask(("02a", "04a", "08a"))  #: 고도리 (godori): the three birds
+HONGDAN_MASK: Final = _mask(("01r", "02r", "03r"))  #: 홍단 (hongdan): the red poem ribbons
+CHEONGDAN_MASK: Final = _mask(("06r", "09r", "10r"))  #: 청단 (cheongdan): the blue ribbons
+CHODAN_MASK: Final = _mask(("04r", "05r", "07r"))  #: 초단 (chodan): the grass ribbons
+GUKJIN_BIT: Final = 1 << GUKJIN
+BIGWANG_BIT: Final = 1 << BIGWANG
 
 #: For each card, the mask of the cards it is interchangeable with (same month, kind, value).
-_SAME = tuple(
+_SAME: Final = tuple(
     _mask(
         CODES[j]
         for j in range(NUM_MONTH_CARDS)
@@ -104,7 +107,7 @@ _SAME = tuple(
     else 1 << i
     for i in range(NUM_CARDS)
 )
-SAME_AS: tuple[int, ...] = _SAME
+SAME_AS: Final[tuple[int, ...]] = _SAME
 
 
 def parse_card(code: object) -> int:
@@ -153,7 +156,7 @@ def format_cards(mask: int) -> str:
 
 
 #: Per byte position (0–6) and byte value: the codes of those cards (for :func:`codes_of`).
-_BYTE_CODES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+_BYTE_CODES: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(
     tuple(
         tuple(CODES[8 * pos + i] for i in range(8) if b >> i & 1 and 8 * pos + i < NUM_CARDS)
         for b in range(256)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import repeat
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -61,7 +61,7 @@ from madang.matgo.scoring import jokbo_points
 
 __all__ = ["OBS_SIZE", "PLANES", "SCALARS", "MatgoEncoding"]
 
-PLANES: tuple[str, ...] = (
+PLANES: Final[tuple[str, ...]] = (
     "hand",  # own hand
     "revealed_theirs",  # the opponent's cards shown by 흔들기 / 총통, still in its hand
     "floor",  # cards on the floor (bonus cards lying in a stack included)
@@ -75,7 +75,7 @@ PLANES: tuple[str, ...] = (
 )
 """The card planes, in order (52 numbers each)."""
 
-SCALARS: tuple[str, ...] = (
+SCALARS: Final[tuple[str, ...]] = (
     "phase_play",
     "phase_pick_play",
     "phase_pick_flip",
@@ -106,36 +106,36 @@ SCALARS: tuple[str, ...] = (
 )
 """The scalars after the planes, in order (raw counts and points, not normalised)."""
 
-NUM_PLANES = len(PLANES)
-OBS_SIZE = NUM_PLANES * NUM_CARDS + len(SCALARS)
+NUM_PLANES: Final = len(PLANES)
+OBS_SIZE: Final = NUM_PLANES * NUM_CARDS + len(SCALARS)
 
-_CARD_ID = {c: i for i, c in enumerate(CODES)}
-_PHASES = ("play", "pick_play", "pick_flip", "gukjin", "go_stop", "chongtong", "over")
-_GUKJIN = {"free": 0, "animal": 1, "pi": 2}
-_SCALAR_INDEX = {n: NUM_PLANES * NUM_CARDS + i for i, n in enumerate(SCALARS)}
+_CARD_ID: Final = {c: i for i, c in enumerate(CODES)}
+_PHASES: Final = ("play", "pick_play", "pick_flip", "gukjin", "go_stop", "chongtong", "over")
+_GUKJIN: Final = {"free": 0, "animal": 1, "pi": 2}
+_SCALAR_INDEX: Final = {n: NUM_PLANES * NUM_CARDS + i for i, n in enumerate(SCALARS)}
 FloatArray = npt.NDArray[np.float32]
 
-_S = NUM_PLANES * NUM_CARDS  # where the scalars start
+_S: Final = NUM_PLANES * NUM_CARDS  # where the scalars start
 _OVER, _GO_STOP = int(Phase.OVER), int(Phase.GO_STOP)
-_OVER_PHASE = Phase.OVER
+_OVER_PHASE: Final = Phase.OVER
 # observe_states' per-state fields, as the state holds them, and how many numbers of
 # them it copies: card masks (the floor, both hands, both captured piles, both seats'
 # revealed cards, the turn's cards in flight, the mission's cards, the options of a 패
 # 선택) and small counts (고,
 # shakes, tokens and 뻑 of both seats, the pile's size, the phase, the seat to act,
 # 선, the 국진 mode + 1, the 나가리 carry).
-_RAW_MASKS = 10
-_RAW_SMALL = 14
-_FLIP_BIT = (*(1 << c for c in range(NUM_CARDS)), 0)  # by Turn.flip (-1: none)
-_NO_MAKERS = [-1] * 13
-_NO_EXTRA = [0] * 13
-_SEEN = [0, 1, 2, 5, 6, 7]  # the planes whose union is the seen plane
-_BEFORE_SCORE = Gukjin.BEFORE_SCORE
+_RAW_MASKS: Final = 10
+_RAW_SMALL: Final = 14
+_FLIP_BIT: Final = (*(1 << c for c in range(NUM_CARDS)), 0)  # by Turn.flip (-1: none)
+_NO_MAKERS: Final = [-1] * 13
+_NO_EXTRA: Final = [0] * 13
+_SEEN: Final = [0, 1, 2, 5, 6, 7]  # the planes whose union is the seen plane
+_BEFORE_SCORE: Final = Gukjin.BEFORE_SCORE
 # settlement modes by MatgoState.gukjin_mode + 1 (not fixed: the best way; 열끗; 쌍피)
-_PHASE_EYE = np.eye(len(_PHASES), dtype=np.float32)  # one-hot rows by phase
-_GUKJIN_EYE = np.eye(3, dtype=np.float32)  # by MatgoState.gukjin_mode + 1
-_MASK_BYTES = (A.NUM_ACTIONS + 7) // 8
-_MASK_BITS = 8 * _MASK_BYTES
+_PHASE_EYE: Final = np.eye(len(_PHASES), dtype=np.float32)  # one-hot rows by phase
+_GUKJIN_EYE: Final = np.eye(3, dtype=np.float32)  # by MatgoState.gukjin_mode + 1
+_MASK_BYTES: Final = (A.NUM_ACTIONS + 7) // 8
+_MASK_BITS: Final = 8 * _MASK_BYTES
 
 
 # 족보 points of many captured piles at once, the batched twin of
@@ -207,10 +207,10 @@ _GWANG, _ANIMALS, _RIBBONS, _PI = _jokbo_tables()
 # Two tables of summed points: by brights and ribbons, and by animals and 피 (국진 as
 # 열끗 or as 쌍피: its index moves by a fixed step); their indices are linear in the
 # indices above, so one matrix product of a pile's counts per group gives all three.
-_BRIGHTS_RIBBONS = (_GWANG[:, None] + _RIBBONS[None, :]).reshape(-1)
-_ANIMALS_PI = (_ANIMALS[:, None] + _PI[None, :]).reshape(-1)
+_BRIGHTS_RIBBONS: Final = (_GWANG[:, None] + _RIBBONS[None, :]).reshape(-1)
+_ANIMALS_PI: Final = (_ANIMALS[:, None] + _PI[None, :]).reshape(-1)
 _KIND_MASKS, _KIND_INDEX = _kinds()
-_KIND_WEIGHTS = np.array(
+_KIND_WEIGHTS: Final = np.array(
     [[len(_RIBBONS), 0, 1, 0, 0],  # brights x ribbons
      [0, len(_PI), 0, 1, 0],  # animals x 피, 국진 as 열끗
      [0, len(_PI), 0, 1, 2 - len(_PI)]],  # as 쌍피: one animal less, 피 value + 2
@@ -252,17 +252,17 @@ def _scores(
     return out
 
 
-_MONTH_MASKS = np.array(MONTH_MASK, dtype=np.int64)
-_PLAY = int(Phase.PLAY)
-_IS_PICK = np.array([p in (Phase.PICK_PLAY, Phase.PICK_FLIP) for p in Phase])  # by phase
+_MONTH_MASKS: Final = np.array(MONTH_MASK, dtype=np.int64)
+_PLAY: Final = int(Phase.PLAY)
+_IS_PICK: Final = np.array([p in (Phase.PICK_PLAY, Phase.PICK_FLIP) for p in Phase])  # by phase
 # the legal ids from GO on by phase (MatgoState.legal_mask of the phases answered so)
-_FIXED_ANSWERS = np.array(
+_FIXED_ANSWERS: Final = np.array(
     [[_PHASE_LEGAL_BITS[p] >> a & 1 for a in range(A.GO, A.NUM_ACTIONS)] for p in Phase],
     dtype=np.int8,
 )
 # MatgoState.legal_mask's SWAR test: a nibble (a month) of three or four cards
 _ONES_NP, _FIVES_NP, _THREES_NP = (np.int64(int(d * 13, 16)) for d in "153")
-_FOURS_NP = np.int64(int("4" * 13, 16) & ALL_MONTH_CARDS)
+_FOURS_NP: Final = np.int64(int("4" * 13, 16) & ALL_MONTH_CARDS)
 
 
 def _unpack_masks(bits: list[int]) -> npt.NDArray[np.uint8]:

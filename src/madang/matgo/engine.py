@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from itertools import starmap
 from operator import itemgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from madang.core.errors import IllegalActionError, InvalidActionError, MadangError, RecordError
 from madang.core.slots import compile_clone
@@ -86,14 +86,16 @@ class TurnMode(IntEnum):
 
 
 #: The modes of a turn in which a card was played from the hand (``Turn.card`` means it).
-PLAYED_CARD_MODES = frozenset((TurnMode.LANDED, TurnMode.PAIRED, TurnMode.PICKED, TurnMode.STACK))
+PLAYED_CARD_MODES: Final = frozenset(
+    (TurnMode.LANDED, TurnMode.PAIRED, TurnMode.PICKED, TurnMode.STACK)
+)
 
 
 # The phases and rule options as module globals for the hot paths: an enum member read
 # from its class costs about ten times a global's read on Python 3.11.
 _P_PLAY, _P_PICK_PLAY, _P_PICK_FLIP, _P_GUKJIN, _P_GO_STOP, _P_CHONGTONG, _P_OVER = tuple(Phase)
 _GK_ASK, _GK_BEFORE_SCORE = Gukjin.ASK, Gukjin.BEFORE_SCORE
-_CT_INSTANT = Chongtong.INSTANT
+_CT_INSTANT: Final = Chongtong.INSTANT
 _GM_BEST, _GM_PI, _GM_ANIMAL = GukjinMode.BEST, GukjinMode.PI, GukjinMode.ANIMAL
 
 # The modes as module globals, for the engine's hot paths (one lookup, not two).
@@ -188,12 +190,12 @@ class Turn:
 # 국진 mode once fixed: -1 not fixed (auto: best for its owner), 0 animal, 1 피.
 _GJ_FREE, _GJ_ANIMAL, _GJ_PI = -1, 0, 1
 
-CHONGTONG_POINTS = 10
-SAM_PPEOK_POINTS = 7
-INSTANT_PPEOK = {1: (7, "cheot_ppeok"), 2: (14, "yeon_ppeok"), 3: (21, "sam_yeon_ppeok")}
-CHEOT_TTADAK_POINTS = 7
+CHONGTONG_POINTS: Final = 10
+SAM_PPEOK_POINTS: Final = 7
+INSTANT_PPEOK: Final = {1: (7, "cheot_ppeok"), 2: (14, "yeon_ppeok"), 3: (21, "sam_yeon_ppeok")}
+CHEOT_TTADAK_POINTS: Final = 7
 
-_SLOTS = (
+_SLOTS: Final = (
     "rules", "deck", "dealer", "carry", "mission", "pile", "hands", "floor", "captured",
     "stack_maker", "stack_extra", "tokens", "shakes", "no_shake", "revealed", "go_count",
     "go_score", "ppeok_count", "ppeok_turns", "turns", "gukjin_mode", "phase", "current",
@@ -1013,18 +1015,18 @@ class MatgoState:
         return n + self.in_flight().bit_count()
 
 
-_LISTS = (
+_LISTS: Final = (
     "pile", "hands", "captured", "stack_maker", "stack_extra", "tokens", "shakes", "no_shake",
     "revealed", "go_count", "go_score", "ppeok_count", "ppeok_turns", "turns", "payments",
     "moves",
 )  # fmt: skip
-_SCALARS = tuple(n for n in _SLOTS if n not in _LISTS and n not in ("turn", "events"))
+_SCALARS: Final = tuple(n for n in _SLOTS if n not in _LISTS and n not in ("turn", "events"))
 # ``_legal`` is shared: a step replaces the cached list and never mutates it.
-_clone = compile_clone(MatgoState, shared=_SCALARS, lists=_LISTS, copied=("turn", "events"))
-_turn_copy = compile_clone(
+_clone: Final = compile_clone(MatgoState, shared=_SCALARS, lists=_LISTS, copied=("turn", "events"))
+_turn_copy: Final = compile_clone(
     Turn, shared=tuple(n for n in Turn.__slots__ if n != "steals"), lists=("steals",)
 )
-_GUKJIN_MODES = {"free": _GJ_FREE, "animal": _GJ_ANIMAL, "pi": _GJ_PI}
+_GUKJIN_MODES: Final = {"free": _GJ_FREE, "animal": _GJ_ANIMAL, "pi": _GJ_PI}
 
 
 def _mask(codes: list[str]) -> int:
@@ -1032,25 +1034,25 @@ def _mask(codes: list[str]) -> int:
 
 
 #: Per month group g (month - 1; 12 = the bonus cards) and 4-bit pattern: the card ids.
-_NIB_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_NIB_IDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(4 * g + i for i in range(4) if nib >> i & 1) for nib in range(16))
     for g in range(13)
 )
-_NIB_SHAKE = tuple(tuple(tuple(A.SHAKE + c for c in ids) for ids in row) for row in _NIB_IDS)
-_NIB_COUNT: tuple[int, ...] = tuple(n.bit_count() for n in range(16))
+_NIB_SHAKE: Final = tuple(tuple(tuple(A.SHAKE + c for c in ids) for ids in row) for row in _NIB_IDS)
+_NIB_COUNT: Final[tuple[int, ...]] = tuple(n.bit_count() for n in range(16))
 #: Per byte position (0–6) and byte value: the card ids of those bits.
-_BYTE_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_BYTE_IDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(8 * pos + i for i in range(8) if byte >> i & 1) for byte in range(256))
     for pos in range(7)
 )
-_ONES = int("1" * 13, 16)  # 0x1111…: one per nibble
-_FOURS = _ONES * 4
-_FIVES = _ONES * 5
-_THREES = _ONES * 3
-_FLIP_BIT = 1 << A.FLIP
+_ONES: Final = int("1" * 13, 16)  # 0x1111…: one per nibble
+_FOURS: Final = _ONES * 4
+_FIVES: Final = _ONES * 5
+_THREES: Final = _ONES * 3
+_FLIP_BIT: Final = 1 << A.FLIP
 #: MatgoState.legal_mask of the phases whose answers are fixed, by phase (a tuple: an
 #: enum member's hash is a Python call).
-_PHASE_LEGAL_BITS = tuple(
+_PHASE_LEGAL_BITS: Final = tuple(
     {
         _P_GO_STOP: 1 << A.GO | 1 << A.STOP,
         _P_GUKJIN: 1 << A.GUKJIN_ANIMAL | 1 << A.GUKJIN_PI,
@@ -1064,7 +1066,7 @@ def _chongtong_months(hand: int) -> list[int]:
     return [m for m in range(1, 13) if hand & MONTH_MASK[m] == MONTH_MASK[m]]
 
 
-_MONTH_ONES = _ONES & ALL_MONTH_CARDS  # the lowest bit of each month's nibble
+_MONTH_ONES: Final = _ONES & ALL_MONTH_CARDS  # the lowest bit of each month's nibble
 
 
 def _full_months(m: int) -> int:
@@ -1072,9 +1074,9 @@ def _full_months(m: int) -> int:
     return m & (m >> 1) & (m >> 2) & (m >> 3) & _MONTH_ONES
 
 
-_DECKS: dict[int, tuple[int, ...]] = {}
-_DEFAULT_RULES = MatgoRules()  # frozen: one instance serves every game
-_NO_ARGS = ((),) * len(BIT)  # one empty argument tuple per card id
+_DECKS: Final[dict[int, tuple[int, ...]]] = {}
+_DEFAULT_RULES: Final = MatgoRules()  # frozen: one instance serves every game
+_NO_ARGS: Final = ((),) * len(BIT)  # one empty argument tuple per card id
 
 
 def shuffled_deck(rules: MatgoRules, seed: int | None = None) -> list[int]:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
+from typing import Final
 
 from madang.core.errors import RecordError
 from madang.core.slots import register_values
@@ -105,7 +106,7 @@ class Pattern:
 
 
 #: 족보 (jokbo): the scoring table of ``matgo.md`` §6, in settlement-screen order.
-PATTERNS: tuple[Pattern, ...] = (
+PATTERNS: Final[tuple[Pattern, ...]] = (
     Pattern("gwang", "광", "brights: 3 (2 with 비광), 4, or 15 for 오광", _gwang),
     Pattern("yeol", "열끗", "animals: 1 for five, +1 per extra", _yeol),
     Pattern("godori", "고도리", "the three birds", _godori),
@@ -154,11 +155,11 @@ def _points_by_subset(kind: int) -> dict[int, int]:
 # The 족보 add up over four disjoint kinds of cards, so a pile's points are one table
 # entry per kind: by the pile's brights, its animals (고도리 included), its ribbons (the
 # 단 included), and its 피 value (a test checks them against PATTERNS).
-_GWANG_POINTS = _points_by_subset(GWANG_MASK)
-_ANIMAL_POINTS = _points_by_subset(ANIMAL_MASK)
-_RIBBON_POINTS = _points_by_subset(RIBBON_MASK)
-_PI_POINTS = tuple(max(0, v - 9) for v in range(3 * NUM_CARDS + 3))
-_NOT_GUKJIN = ANIMAL_MASK & ~GUKJIN_BIT
+_GWANG_POINTS: Final = _points_by_subset(GWANG_MASK)
+_ANIMAL_POINTS: Final = _points_by_subset(ANIMAL_MASK)
+_RIBBON_POINTS: Final = _points_by_subset(RIBBON_MASK)
+_PI_POINTS: Final = tuple(max(0, v - 9) for v in range(3 * NUM_CARDS + 3))
+_NOT_GUKJIN: Final = ANIMAL_MASK & ~GUKJIN_BIT
 
 
 def jokbo_points(m: int, gukjin_as_pi: bool = False) -> int:
@@ -202,7 +203,7 @@ def _m(name: str, name_ko: str, codes: str, multiplier: int) -> Mission:
 
 
 #: The mission table (``missions: true``): one is drawn for each game.
-MISSIONS: tuple[Mission, ...] = (
+MISSIONS: Final[tuple[Mission, ...]] = (
     _m("godori", "고도리", "02a 04a 08a", 2),
     _m("hongdan", "홍단", "01r 02r 03r", 2),
     _m("cheongdan", "청단", "06r 09r 10r", 2),
@@ -212,7 +213,7 @@ MISSIONS: tuple[Mission, ...] = (
     _m("gwang_11_12", "똥·비 광", "11g 12g", 4),
     _m("ogwang", "오광", "01g 03g 08g 11g 12g", 8),
 )
-_MISSIONS_BY_NAME = {m.name: m for m in MISSIONS}
+_MISSIONS_BY_NAME: Final = {m.name: m for m in MISSIONS}
 
 
 def mission_by_name(name: str) -> Mission:
@@ -395,7 +396,7 @@ def settle_factor(
     return f
 
 
-_POINTS = attrgetter("points")
+_POINTS: Final = attrgetter("points")
 
 
 def _modes(mask: int, mode: GukjinMode) -> tuple[bool, ...]:

@@ -1,4 +1,4 @@
-"""Many games stepped at once by action id, observations encoded in one numpy pass.
+"""Many games stepped at once by action id, the observations of all encoded together.
 
 The fast path for throughput (``benchmarks/rl_throughput.py``): no move strings and no
 views. Each game's engine is stepped through its encoding's :meth:`fast` adapter and the
