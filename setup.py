@@ -9,6 +9,9 @@ needs a C compiler, Python's headers, mypy, and numpy and Rich already installed
     python3 -m venv .venv-compiled
     .venv-compiled/bin/pip install mypy 'setuptools>=68' wheel numpy rich
     MADANG_COMPILE=1 .venv-compiled/bin/pip install --no-build-isolation '.[rl,bench]'
+
+``.ci/compiled`` (run by CI after the suite) builds it in place in a scratch copy of the
+source and runs the tests of the compiled modules against it.
 """
 
 from __future__ import annotations
