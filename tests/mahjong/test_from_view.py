@@ -50,9 +50,18 @@ def _choose(state: HandState, seat: int, rng: random.Random) -> Action:
     return BOT.act(view(state, seat), legal, rng, Budget())
 
 
-def _check_world(g: HandState, seat: int, rng: random.Random) -> HandState:
+def _check_world(g: HandState, seat: int, rng: random.Random) -> HandState | None:
+    """A world of ``seat``'s view, checked against the real hand; None where
+    ``from_view`` gives up with its typed error (a rare view: several declared hands
+    whose waits the random dealer does not meet, ``docs/rl/README.md``; its rate is
+    bounded by the test after the property)."""
     v = view(g, seat)
-    w = from_view(v, rng)
+    try:
+        w = from_view(v, rng)
+    except RecordError as e:
+        if "no world found" not in str(e):
+            raise
+        return None
     assert view(w, seat) == v
     assert tile_counts(w) == FULL
     assert legal_actions(w, seat) == legal_actions(g, seat)
@@ -88,7 +97,7 @@ def test_a_world_from_a_view_shows_the_same_view(name: str, seed: int, rseed: in
     while not g.over:
         for seat in range(4):
             w = _check_world(g, seat, rng)
-            if steps % 7 == seat:
+            if w is not None and steps % 7 == seat:
                 resample_hidden(w, seat, rng)
                 assert view(w, seat) == view(g, seat)
                 _play_out(w, rng)
@@ -102,8 +111,10 @@ def test_a_world_from_a_view_shows_the_same_view(name: str, seed: int, rseed: in
 def test_declared_hands_and_claim_windows_are_met() -> None:
     """The property above is not vacuous: over these games it meets worlds with 불러
     and 엎어 seats other than the viewer, claim windows the viewer answers, waits on
-    and was not asked in, and robbed kans are possible."""
+    and was not asked in, and robbed kans are possible; and a world is found for all but
+    a few of its views (none of them, as it stands)."""
     rng = random.Random(7)
+    views = misses = 0
     seen: set[str] = set()
     wanted = {"bulleo", "eopeo", "asked", "answered", "not asked"}
     for seed in range(60):
@@ -124,9 +135,11 @@ def test_declared_hands_and_claim_windows_are_met() -> None:
                         seen.add("answered")
                     else:
                         seen.add("not asked")
-                _check_world(g, seat, rng)
+                views += 1
+                misses += _check_world(g, seat, rng) is None
             step(g, _choose(g, g.pending[0], rng))
     assert seen >= wanted, seen
+    assert misses * 200 <= views, (misses, views)
 
 
 def test_a_world_is_random_where_the_view_is_blind() -> None:
