@@ -233,3 +233,20 @@ def test_the_view_tells_a_draw_and_an_answer() -> None:
         if found_pon and found_answer:
             break
     assert found_pon and found_answer
+
+
+def test_a_declared_hand_ready_only_through_a_long_run_of_one_suit() -> None:
+    """A view (seat 1's, from a random game) in which seat 3's 불러 waits on 1m, 4m and
+    5m with 1234m 6m 789m 999m and a set of pins: only a 10-tile shape of one suit has
+    those waits, so the dealer needs its 10-tile shapes (it gave up on this view before
+    they were added)."""
+    import json
+    from pathlib import Path
+
+    v = json.loads((Path(__file__).parent / "views" / "long_run_waits.json").read_text())
+    assert v["players"][3]["waits"] == ["1m", "4m", "5m"]
+    for i in range(5):
+        w = from_view(v, random.Random(i))
+        assert view(w, 1) == v
+        assert w.declared_waits[3] == (0, 3, 4)
+        assert tile_counts(w) == FULL
