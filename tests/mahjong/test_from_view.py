@@ -250,3 +250,21 @@ def test_a_declared_hand_ready_only_through_a_long_run_of_one_suit() -> None:
         assert view(w, 1) == v
         assert w.declared_waits[3] == (0, 3, 4)
         assert tile_counts(w) == FULL
+
+
+def test_a_declared_hand_built_on_a_later_hands_waits() -> None:
+    """A claim window (seat 1 asked to 뽕 a 4m) in which seat 0's 불러 waits on 4m and
+    5m and seat 3's on 3m: seat 0's hand can only be built with three of the four 3m
+    (222m 333m 5m, say), the tiles the dealer keeps back for seat 3's shapes, so it
+    deals seat 0 without that reservation when it must (it gave up on this view before)."""
+    import json
+    from pathlib import Path
+
+    v = json.loads((Path(__file__).parent / "views" / "kept_waits.json").read_text())
+    assert v["pending"] == [1] and v["claim"] == {"tile": "4m", "from": 2}
+    for i in range(5):
+        w = from_view(v, random.Random(i))
+        assert view(w, 1) == v
+        assert w.declared_waits[0] == (3, 4) and w.declared_waits[3] == (2,)
+        assert 1 in w.pending
+        assert tile_counts(w) == FULL

@@ -1112,7 +1112,8 @@ def _deal_world(
     """Deal the hidden hands from ``pool`` in ``order``; ``force``: a seat given a
     ``"ron"`` (a ready hand on the claimed tile) or a ``"pon"`` (a pair of it). A
     declared hand leaves two of each wait of the 불러 hands dealt after it (the tiles
-    their shapes are built on). False to deal again."""
+    their shapes are built on), unless it can only be built on them. False to deal
+    again."""
     for i, s in enumerate(order):
         draws_now = drew and s == st.turn
         forced = force[1] if force is not None and force[0] == s else ""
@@ -1136,9 +1137,14 @@ def _deal_world(
                             kept[k] = min(pool[k], 2)
             for k, n in enumerate(kept):
                 pool[k] -= n
-            hand = _ready_hand(st, s, pool, concealed[s] - draws_now, rng, through, loose)
+            size = concealed[s] - draws_now
+            hand = _ready_hand(st, s, pool, size, rng, through, loose)
             for k, n in enumerate(kept):
                 pool[k] += n
+            if hand is None and any(kept):
+                # the tiles kept back may be the ones this hand is built on (a 불러 on
+                # 4m and 5m held as 222m 333m 5m, the later hand waiting on 3m)
+                hand = _ready_hand(st, s, pool, size, rng, through, loose)
             if hand is None:
                 return False
             if draws_now:
