@@ -283,12 +283,13 @@ class MahjongEncoding:
         """The observations of ``seats[i]`` in ``states[i]`` into ``out[i]``: the numbers
         of :meth:`observe` of their views, from the engine states directly (the fast path
         of ``madang.rl.vector``). With ``legal``, also the legal masks into its rows
-        (:meth:`MahjongFast.legal_masks`, from the same pass).
+        (:meth:`MahjongFast.legal_masks`, in the same call).
 
         One pass over the states writes each observation's counts into one byte buffer
         (:func:`_observe_into`: a typed loop that the compiled build runs as native
-        code), and the masks into another; numpy then adds the ``visible`` plane and
-        casts the buffer into ``out`` for all states at once."""
+        code), and another the masks' ones into a second; numpy then adds the
+        ``visible`` plane and casts the buffers into ``out`` and ``legal`` for all states
+        at once."""
         n = len(states)
         if n == 0:
             return
