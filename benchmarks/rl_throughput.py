@@ -16,7 +16,10 @@ machine skews that less; the wall-clock figure is printed too):
 * ``rlcard``: RLCard's mahjong (``rlcard.make("mahjong")``, 136 tiles, simplified
   rules), random legal actions, when RLCard is installed.
 
-An env step is one decision of one seat (a mahjong claim answer counts as one).
+An env step is one decision of one seat (a mahjong claim answer counts as one). It
+measures the build it imports: run it with the compiled build (``setup.py``, ``python3``
+of ``.venv-compiled``, or ``PYTHONPATH`` at an in-place build) for that build's figures
+(``docs/rl/README.md``, "Compiled build").
 """
 
 from __future__ import annotations
