@@ -69,7 +69,7 @@ def test_mahjong_legal_masks_are_the_legal_actions() -> None:
             while True:
                 want = np.zeros((4, enc.num_actions), dtype=np.int8)
                 for seat in range(4):
-                    want[seat, [enc.id_of(a) for a in legal_actions(st, seat)]] = 1
+                    want[seat, [enc.action_id(str(a)) for a in legal_actions(st, seat)]] = 1
                 got = np.full_like(want, 7)
                 enc.observe_states(
                     [st] * 4, [0, 1, 2, 3], np.zeros((4, enc.obs_size), np.float32), legal=got

@@ -120,14 +120,16 @@ _FLOWER: Final = _S + 41
 
 FloatArray = npt.NDArray[np.float32]
 _TO_REL: Final = tuple(tuple((t - s) % 4 for t in range(4)) for s in range(4))  # seat -> relative
+_QUAD: Final = (b"\x00", b"\x01")  # the waits cache key's last byte, by quad_as_two_pairs
 
 
 def _ready_waits(key: bytes) -> int:
-    """:func:`~madang.mahjong.hand.waits` of a hand between turns as a bitmask of kinds
-    (none unless ready); ``key`` is its 25 counts, then its melds and the rules'
-    ``quad_as_two_pairs`` (:func:`_observe_into`'s cache key)."""
+    """:func:`~madang.mahjong.hand.waits` of a hand between turns (3k+1 tiles) as a
+    bitmask of kinds (none unless ready); ``key`` is its 25 counts, then the rules'
+    ``quad_as_two_pairs`` (:func:`_observe_into`'s cache key: the melds follow from the
+    tile count)."""
     counts = list(key[:NUM_KINDS])
-    melds, quad = key[NUM_KINDS], bool(key[NUM_KINDS + 1])
+    melds, quad = (13 - sum(counts)) // 3, bool(key[NUM_KINDS])
     if shanten_keys(*counts_keys(counts), melds, quad) > 0:
         return 0  # one tile lowers shanten by one at most: no tile completes it
     mask = 0
@@ -214,8 +216,10 @@ class MahjongEncoding:
         return act(seat, verb, tile, declare)
 
     def id_of(self, a: Action) -> int:
-        """The id of an action (any seat)."""
-        return self._ids[a.verb, a.tile, a.declare]
+        """The id of an action (any seat): the engine's interned actions by identity (no
+        hashing of fields), any other by its fields."""
+        i = self._by_obj.get(id(a))
+        return i if i is not None else self._ids[a.verb, a.tile, a.declare]
 
     def scalar(self, obs: FloatArray, name: str) -> float:
         """One named scalar of an observation."""
@@ -326,14 +330,11 @@ class MahjongEncoding:
         if len(seats) != n:
             raise ValueError("one seat per state")
         buf = bytearray(n * NUM_ACTIONS)
-        by_obj = self._by_obj
+        id_of = self.id_of
         for i in range(n):
             base = i * NUM_ACTIONS
             for a in legal_actions(states[i], seats[i]):
-                # the engine's actions are interned: their ids by object identity (an
-                # action made otherwise, never by the engine, by its fields)
-                j = by_obj.get(id(a))
-                buf[base + (j if j is not None else self.id_of(a))] = 1
+                buf[base + id_of(a)] = 1
         out[:n] = np.frombuffer(buf, dtype=np.int8).reshape(n, NUM_ACTIONS)
 
     def render(self, view: dict[str, Any]) -> str:
@@ -363,8 +364,8 @@ def _observe_into(
     """Write the counts of ``s``'s observation of ``st`` into ``buf[base:]`` (zeros):
     every plane and scalar but ``visible`` and ``pot`` (whole-batch numpy work in
     :meth:`MahjongEncoding.observe_states`)."""
-    hand = st.hands[s]
-    buf[base : base + _P] = bytes(hand)
+    hand = bytes(st.hands[s])
+    buf[base : base + _P] = hand
     rel = _TO_REL[s]
     phase = st.phase
     turn = st.turn
@@ -402,7 +403,7 @@ def _observe_into(
         for k in st.flowers[t]:
             buf[off + k] += 1
     if mine % 3 == 1:  # between turns: the waits of a ready hand
-        key = bytes([*hand, len(melds[s]), st.rules.quad_as_two_pairs])
+        key = hand + _QUAD[st.rules.quad_as_two_pairs]
         ws = cache.get(key)
         if ws is None:
             ws = cache[key] = _ready_waits(key)
@@ -456,13 +457,7 @@ class MahjongFast:
         """The action ids legal for ``seat`` now."""
         from madang.mahjong.engine import legal_actions
 
-        by_obj = self.encoding._by_obj
-        id_of = self.encoding.id_of
-        out = []
-        for a in legal_actions(state, seat):
-            i = by_obj.get(id(a))
-            out.append(i if i is not None else id_of(a))
-        return out
+        return list(map(self.encoding.id_of, legal_actions(state, seat)))
 
     def step(self, state: HandState, seat: int, action: int) -> None:
         """Apply ``seat``'s action id."""
