@@ -175,3 +175,19 @@ def test_clone_and_partial_replay(seed: int, cut: int) -> None:
     if not state.over:
         step(twin, default_action(twin, twin.pending[0]))
         assert replay(export_record(state)).snapshot() == state.snapshot()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), rules=rules_st)
+def test_steps_without_events_change_the_hand_the_same(seed: int, rules: MahjongRules) -> None:
+    """``step(..., events=False)`` (the batched environments' path) returns no events and
+    leaves the hand exactly as the ordinary step does, to its end and its payments."""
+    rng = random.Random(seed)
+    loud = new_hand(rules, seed=seed)
+    quiet = new_hand(rules, seed=seed)
+    while not loud.over:
+        action = choose(rng, legal_actions(loud))
+        assert step(loud, action)  # every step has something to say
+        assert step(quiet, action, events=False) == []
+        assert quiet.snapshot() == loud.snapshot()
+    assert quiet.over and quiet.result == loud.result

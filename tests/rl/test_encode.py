@@ -42,9 +42,12 @@ def test_mahjong_state_path_equals_view_path() -> None:
         enc = MahjongEncoding(preset(name))
         out = np.zeros((4, enc.obs_size), dtype=np.float32)
         for seed in range(5):
-            st = new_hand(preset(name), seed=seed, dealer=seed % 4)
+            # a 나가리 pot carried in: none, within a byte, past one
+            pot = (0, 0, 40, 300, 0)[seed]
+            st = new_hand(preset(name), seed=seed, dealer=seed % 4, pot=pot)
             while True:
                 enc.observe_states([st] * 4, [0, 1, 2, 3], out)
+                assert enc.scalar(out[0], "pot") == pot
                 for seat in range(4):
                     assert np.array_equal(enc.observe(view(st, seat)), out[seat]), (name, seed)
                 if st.over:

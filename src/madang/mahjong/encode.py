@@ -15,7 +15,9 @@ ids        action
 125–129    ``tsumo``, ``ron``, ``pon``, ``kan``, ``pass``
 =========  =========================
 
-(``TILE`` is a kind 0–24: 1m–9m, 1p–9p, 1z–7z.) An observation is a flat ``float32``
+(``TILE`` is a kind 0–24: 1m–9m, 1p–9p, 1z–7z.) The id is the action's
+:attr:`~madang.mahjong.state.Action.code`, its place in
+:data:`~madang.mahjong.state.ACTION_FORMS`. An observation is a flat ``float32``
 vector of :data:`OBS_SIZE` numbers seen from one seat, the other seats relative to it
 (``right`` plays after it, then ``across``, then ``left``): :data:`PLANES` planes of 25
 tile counts, then the :data:`SCALARS`. ``docs/rl/mahjong.md`` documents every channel.
@@ -41,10 +43,12 @@ from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
+from librt.strings import BytesWriter
 
 from madang.core.errors import InvalidActionError
-from madang.mahjong.hand import counts_keys, shanten_keys, waits
+from madang.mahjong.hand import counts_keys, ready_waits, shanten_keys
 from madang.mahjong.state import (
+    ACTION_FORMS,
     PHASE_CLAIM,
     PHASE_DISCARD,
     PHASE_OVER,
@@ -57,10 +61,7 @@ from madang.mahjong.tiles import NUM_KINDS, tile_name
 
 __all__ = ["NUM_ACTIONS", "OBS_SIZE", "PLANES", "SCALARS", "MahjongEncoding"]
 
-_TILE_FORMS: Final = (("discard", ""), ("discard", "eopeo"), ("discard", "bulleo"), ("ankan", ""),
-               ("kakan", ""))  # fmt: skip
-_PLAIN: Final = ("tsumo", "ron", "pon", "kan", "pass")
-NUM_ACTIONS: Final = NUM_KINDS * len(_TILE_FORMS) + len(_PLAIN)
+NUM_ACTIONS: Final = len(ACTION_FORMS)
 
 _REL: Final = ("mine", "right", "across", "left")
 
@@ -133,7 +134,7 @@ def _ready_waits(key: bytes) -> int:
     if shanten_keys(*counts_keys(counts), melds, quad) > 0:
         return 0  # one tile lowers shanten by one at most: no tile completes it
     mask = 0
-    for k in waits(counts, melds, quad):
+    for k in ready_waits(counts, melds, quad):
         mask |= 1 << k
     return mask
 
@@ -165,23 +166,9 @@ class MahjongEncoding:
 
     def __init__(self, rules: Any = None) -> None:
         self.rules = rules
-        self._ids: dict[tuple[str, int, str], int] = {}
         # ready hands' waits, by hand (bytes and ints only: nothing the garbage collector
         # must walk, however large the cache grows)
         self._waits: dict[bytes, int] = {}
-        self._forms: list[tuple[str, int, str]] = []
-        for verb, declare in _TILE_FORMS:
-            for k in range(NUM_KINDS):
-                self._ids[verb, k, declare] = len(self._forms)
-                self._forms.append((verb, k, declare))
-        for verb in _PLAIN:
-            self._ids[verb, -1, ""] = len(self._forms)
-            self._forms.append((verb, -1, ""))
-        # the engine's actions are interned (alive for the whole process): their ids are
-        # keys that need no hashing of fields
-        self._by_obj: dict[int, int] = {
-            id(self.action(seat, i)): i for seat in range(4) for i in range(NUM_ACTIONS)
-        }
 
     def session_from_view(self, view: dict[str, Any], rng: random.Random) -> Any:
         """A session whose hand is a random world consistent with a seat's ``view``
@@ -201,8 +188,7 @@ class MahjongEncoding:
 
     def action_id(self, move: str) -> int:
         """The id of a move in notation (without the seat)."""
-        a = Action.parse(move, seat=0)
-        return self._ids[a.verb, a.tile, a.declare]
+        return Action.parse(move, seat=0).code
 
     def move(self, action: int) -> str:
         """The notation of an action id."""
@@ -212,14 +198,12 @@ class MahjongEncoding:
         """``seat``'s :class:`~madang.mahjong.state.Action` of an id."""
         if not 0 <= action < NUM_ACTIONS:
             raise InvalidActionError(f"no action has id {action!r}")
-        verb, tile, declare = self._forms[action]
+        verb, tile, declare = ACTION_FORMS[action]
         return act(seat, verb, tile, declare)
 
     def id_of(self, a: Action) -> int:
-        """The id of an action (any seat): the engine's interned actions by identity (no
-        hashing of fields), any other by its fields."""
-        i = self._by_obj.get(id(a))
-        return i if i is not None else self._ids[a.verb, a.tile, a.declare]
+        """The id of an action (any seat): its :attr:`~madang.mahjong.state.Action.code`."""
+        return a.code
 
     def scalar(self, obs: FloatArray, name: str) -> float:
         """One named scalar of an observation."""
@@ -291,32 +275,35 @@ class MahjongEncoding:
 
         One pass over the states writes each observation's counts into one byte buffer
         (:func:`_observe_into`: a typed loop that the compiled build runs as native
-        code), and another the masks' ones into a second; numpy then adds the
-        ``visible`` plane and casts the buffers into ``out`` and ``legal`` for all states
-        at once."""
+        code, its bytes written by ``librt``'s :class:`~librt.strings.BytesWriter`
+        without boxing), and another the masks' ones into a second; numpy adds the
+        ``visible`` plane and casts the buffers into ``out`` and ``legal`` for all
+        states at once."""
         n = len(states)
         if n == 0:
             return
         if len(seats) != n:
             raise ValueError("one seat per state")
-        buf = bytearray(n * OBS_SIZE)
-        pots: list[int] = []
+        buf = BytesWriter()
+        buf.write(bytes(n * OBS_SIZE))
+        pots: list[tuple[int, int]] = []  # (the pot is not bounded by a byte)
         cache = self._waits
         if len(cache) > 200_000:
             cache.clear()
         for i in range(n):
             st = states[i]
             _observe_into(buf, i * OBS_SIZE, st, seats[i], cache)
-            pots.append(st.pot)
-        o = np.frombuffer(buf, dtype=np.uint8).reshape(n, OBS_SIZE)
-        # every tile this seat sees: own hand, all melds and rivers (4 of a kind at most)
-        o[:, _VISIBLE : _VISIBLE + _P] = (
-            o[:, :_P]
-            + o[:, _MELDS:_RIVER].reshape(n, 4, _P).sum(axis=1, dtype=np.uint8)
-            + o[:, _RIVER:_WAITS].reshape(n, 4, _P).sum(axis=1, dtype=np.uint8)
-        )
+            if st.pot:
+                pots.append((i, st.pot))
+        o = np.frombuffer(buf.getvalue(), dtype=np.uint8).reshape(n, OBS_SIZE)
         out[:n] = o
-        out[:n, _S + 17] = pots  # (the pot is not bounded by a byte)
+        # every tile this seat sees: own hand, all melds and rivers (4 of a kind at most)
+        visible = o[:, :_P].copy()
+        for at in range(_MELDS, _WAITS, _P):
+            visible += o[:, at : at + _P]
+        out[:n, _VISIBLE : _VISIBLE + _P] = visible
+        for i, pot in pots:
+            out[i, _S + 17] = pot
         if legal is not None:
             self._legal_into(states, seats, legal)
 
@@ -329,13 +316,13 @@ class MahjongEncoding:
         n = len(states)
         if len(seats) != n:
             raise ValueError("one seat per state")
-        buf = bytearray(n * NUM_ACTIONS)
-        id_of = self.id_of
+        buf = BytesWriter()
+        buf.write(bytes(n * NUM_ACTIONS))
         for i in range(n):
             base = i * NUM_ACTIONS
             for a in legal_actions(states[i], seats[i]):
-                buf[base + id_of(a)] = 1
-        out[:n] = np.frombuffer(buf, dtype=np.int8).reshape(n, NUM_ACTIONS)
+                buf[base + a.code] = 1
+        out[:n] = np.frombuffer(buf.getvalue(), dtype=np.int8).reshape(n, NUM_ACTIONS)
 
     def render(self, view: dict[str, Any]) -> str:
         """The table of ``view`` as plain text, from the terminal renderer."""
@@ -355,17 +342,21 @@ class MahjongEncoding:
 
 
 def _observe_into(
-    buf: bytearray,
+    buf: BytesWriter,
     base: int,
     st: HandState,
     s: int,
     cache: dict[bytes, int],
 ) -> None:
     """Write the counts of ``s``'s observation of ``st`` into ``buf[base:]`` (zeros):
-    every plane and scalar but ``visible`` and ``pot`` (whole-batch numpy work in
-    :meth:`MahjongEncoding.observe_states`)."""
-    hand = bytes(st.hands[s])
-    buf[base : base + _P] = hand
+    every plane and scalar but ``visible`` (summed by numpy for the whole batch) and
+    ``pot`` (not bounded by a byte), which :meth:`MahjongEncoding.observe_states`
+    writes."""
+    hand = st.hands[s]
+    for k in range(_P):
+        c = hand[k]
+        if c:
+            buf[base + k] = c
     rel = _TO_REL[s]
     phase = st.phase
     turn = st.turn
@@ -388,8 +379,8 @@ def _observe_into(
         for meld in ms:  # (a seat melds each tile once at most)
             buf[off + meld.tile] = _MELD_SIZE[meld.kind]
         off = base + _RIVER + r * _P
-        for k in st.rivers[t]:
-            buf[off + k] += 1
+        for k in st.rivers[t]:  # (not ``+=``: the compiled build writes bytes natively)
+            buf[off + k] = buf[off + k] + 1
         decl = st.declared[t]
         if decl:
             buf[scalars + 23 + 4 * (decl - 1) + r] = 1  # 엎어, 불러
@@ -401,9 +392,9 @@ def _observe_into(
             buf[scalars + 31 + r] = 1
         off = base + _FLOWER - NUM_KINDS + 4 * r
         for k in st.flowers[t]:
-            buf[off + k] += 1
+            buf[off + k] = buf[off + k] + 1
     if mine % 3 == 1:  # between turns: the waits of a ready hand
-        key = hand + _QUAD[st.rules.quad_as_two_pairs]
+        key = bytes(hand) + _QUAD[st.rules.quad_as_two_pairs]
         ws = cache.get(key)
         if ws is None:
             ws = cache[key] = _ready_waits(key)
@@ -457,13 +448,13 @@ class MahjongFast:
         """The action ids legal for ``seat`` now."""
         from madang.mahjong.engine import legal_actions
 
-        return list(map(self.encoding.id_of, legal_actions(state, seat)))
+        return [a.code for a in legal_actions(state, seat)]
 
     def step(self, state: HandState, seat: int, action: int) -> None:
         """Apply ``seat``'s action id."""
         from madang.mahjong.engine import step
 
-        step(state, self._acts[seat][action])
+        step(state, self._acts[seat][action], False)
 
     def payments(self, state: HandState) -> Sequence[tuple[int, int, int, str]]:
         """The hand's payments (made when it ends)."""
@@ -489,7 +480,7 @@ class MahjongFast:
         acts = self._acts
         touched = []
         for i, (st, seat, action) in enumerate(zip(states, seats, actions, strict=True)):
-            step(st, acts[seat][action])
+            step(st, acts[seat][action], False)
             if st.phase == PHASE_OVER:
                 touched.append(i)
         return touched

@@ -50,6 +50,7 @@ __all__ = [
     "counts_keys",
     "decompositions",
     "is_agari",
+    "ready_waits",
     "shanten",
     "shanten_chiitoi",
     "shanten_keys",
@@ -138,8 +139,10 @@ def _total(counts: Sequence[object]) -> tuple[int, int, int, int]:
     return km, kp, kz, sum(ints)
 
 
-def counts_keys(c: Sequence[int]) -> tuple[int, int, int]:
+def counts_keys(counts: Sequence[int]) -> tuple[int, int, int]:
     """The base-5 suit keys of a count vector, unchecked (the hot paths' :func:`suit_keys`)."""
+    # (typed a list: the compiled build reads its items natively)
+    c: list[int] = counts if isinstance(counts, list) else list(counts)
     return (
         c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4]
         + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] + 390625 * c[8],
@@ -315,18 +318,28 @@ def waits(counts: Sequence[int], melds: int = 0, quad_as_two_pairs: bool = False
     >>> waits(to_counts(parse_tiles("111m23p55z")), melds=2)
     [9, 12]
     """
-    km, kp, kz, n = _total(counts)
+    _, _, _, n = _total(counts)
     _check_melds(melds)
     _check_size(n, melds, (13,))
-    keys = [km, kp, kz]
+    return ready_waits(list(counts), melds, quad_as_two_pairs)
+
+
+def ready_waits(counts: list[int], melds: int, quad_as_two_pairs: bool) -> list[int]:
+    """:func:`waits`, unchecked: the hot paths' call (the engine's, the encodings')."""
+    km, kp, kz = counts_keys(counts)
     out: list[int] = []
     for k in range(NUM_KINDS):
         if counts[k] < 4:
+            step = KIND_STEP[k]
             s = KIND_SUIT[k]
-            keys[s] += KIND_STEP[k]
-            if shanten_keys(keys[0], keys[1], keys[2], melds, quad_as_two_pairs) < 0:
+            if s == 0:
+                done = shanten_keys(km + step, kp, kz, melds, quad_as_two_pairs) < 0
+            elif s == 1:
+                done = shanten_keys(km, kp + step, kz, melds, quad_as_two_pairs) < 0
+            else:
+                done = shanten_keys(km, kp, kz + step, melds, quad_as_two_pairs) < 0
+            if done:
                 out.append(k)
-            keys[s] -= KIND_STEP[k]
     return out
 
 

@@ -19,7 +19,7 @@ bots and clients should use :func:`madang.mahjong.view.view` instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from madang.core.errors import InvalidActionError
@@ -28,6 +28,7 @@ from madang.mahjong.rules import MahjongRules
 from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
 
 __all__ = [
+    "ACTION_FORMS",
     "DECLARES",
     "PHASE_CLAIM",
     "PHASE_DISCARD",
@@ -57,6 +58,17 @@ DECLARES: Final = ("eopeo", "bulleo")
 
 _TILE_VERBS: Final = frozenset(("discard", "ankan", "kakan"))
 
+_TILE_FORMS: Final = (
+    ("discard", ""), ("discard", "eopeo"), ("discard", "bulleo"), ("ankan", ""), ("kakan", ""),
+)  # fmt: skip
+ACTION_FORMS: Final[tuple[tuple[str, int, str], ...]] = (
+    *((verb, k, declare) for verb, declare in _TILE_FORMS for k in range(NUM_KINDS)),
+    *((verb, -1, "") for verb in ("tsumo", "ron", "pon", "kan", "pass")),
+)
+"""Every action without its seat, as ``(verb, tile, declare)``, numbered by position: an
+action's :attr:`Action.code` (the action id of :mod:`madang.mahjong.encode`)."""
+_CODES: Final = {form: i for i, form in enumerate(ACTION_FORMS)}
+
 
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -67,13 +79,15 @@ class Action:
     ``"bulleo"`` (only with ``discard``). ``kan`` is the open kan on a discard;
     ``ankan`` the concealed one and ``kakan`` the added one (on one's own turn).
     ``str(action)`` is the notation without the seat, ``action.move`` the record form
-    with it.
+    with it. ``code`` (not a constructor argument) is the action's number without its
+    seat: its position in :data:`ACTION_FORMS`.
     """
 
     seat: int
     verb: str
     tile: int = -1
     declare: str = ""
+    code: int = field(default=-1, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.seat, int) or isinstance(self.seat, bool) or not 0 <= self.seat < 4:
@@ -87,6 +101,7 @@ class Action:
             raise InvalidActionError(f"{self.verb} takes no tile")
         if self.declare and (self.verb != "discard" or self.declare not in DECLARES):
             raise InvalidActionError(f"bad declaration {self.declare!r} with {self.verb}")
+        object.__setattr__(self, "code", _CODES[self.verb, self.tile, self.declare])
 
     def __str__(self) -> str:
         text = self.verb
