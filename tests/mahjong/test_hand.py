@@ -16,8 +16,10 @@ from madang.mahjong.hand import (
     KIND_SUIT,
     Decomposition,
     chiitoi_pairs,
+    counts_keys,
     decompositions,
     is_agari,
+    ready_waits,
     shanten,
     shanten_chiitoi,
     shanten_keys,
@@ -357,6 +359,7 @@ def test_shanten_minus_one_iff_agari(counts: list[int]) -> None:
 def test_waits_complete_the_hand(hand: tuple[list[int], int]) -> None:
     counts, melds = hand
     w = waits(counts, melds)
+    assert ready_waits(counts, melds, False) == w  # the unchecked path, the same waits
     assert bool(w) is (shanten(counts, melds) == 0)
     for k in range(25):
         if counts[k] == 4:
@@ -404,6 +407,7 @@ def test_decompositions_are_valid_and_distinct(counts: list[int]) -> None:
 @given(hands(13))
 def test_suit_keys_step_incrementally(counts: list[int]) -> None:
     keys = list(suit_keys(counts))
+    assert counts_keys(counts) == counts_keys(tuple(counts)) == tuple(keys)
     for k in range(25):
         if counts[k] < 4:
             counts[k] += 1
