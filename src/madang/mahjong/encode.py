@@ -46,7 +46,7 @@ import numpy.typing as npt
 from librt.strings import BytesWriter
 
 from madang.core.errors import InvalidActionError
-from madang.mahjong.hand import counts_keys, ready_waits, shanten_keys
+from madang.mahjong.hand import ready_waits
 from madang.mahjong.state import (
     ACTION_FORMS,
     PHASE_CLAIM,
@@ -130,11 +130,8 @@ def _ready_waits(key: bytes) -> int:
     ``quad_as_two_pairs`` (:func:`_observe_into`'s cache key: the melds follow from the
     tile count)."""
     counts = list(key[:NUM_KINDS])
-    melds, quad = (13 - sum(counts)) // 3, bool(key[NUM_KINDS])
-    if shanten_keys(*counts_keys(counts), melds, quad) > 0:
-        return 0  # one tile lowers shanten by one at most: no tile completes it
     mask = 0
-    for k in ready_waits(counts, melds, quad):
+    for k in ready_waits(counts, (13 - sum(counts)) // 3, bool(key[NUM_KINDS])):
         mask |= 1 << k
     return mask
 
@@ -200,10 +197,6 @@ class MahjongEncoding:
             raise InvalidActionError(f"no action has id {action!r}")
         verb, tile, declare = ACTION_FORMS[action]
         return act(seat, verb, tile, declare)
-
-    def id_of(self, a: Action) -> int:
-        """The id of an action (any seat): its :attr:`~madang.mahjong.state.Action.code`."""
-        return a.code
 
     def scalar(self, obs: FloatArray, name: str) -> float:
         """One named scalar of an observation."""

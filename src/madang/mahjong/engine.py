@@ -332,9 +332,8 @@ def _waits_mask(st: HandState, seat: int) -> int:
     m = st._waits[seat]
     if m < 0:
         m = 0
-        if _shanten(st, seat) == 0:
-            for k in _waits_of(st, seat):
-                m |= 1 << k
+        for k in _waits_of(st, seat):  # (none unless the hand is ready)
+            m |= 1 << k
         st._waits[seat] = m
     return m
 
@@ -694,8 +693,8 @@ def _open_window(
     st.claim_tile = tile
     st.claim_from = source
     st.window_start = len(st.history)
-    for s in pending:
-        if events is not None:
+    if events is not None:
+        for s in pending:
             events.append({"type": "ask", "seat": s, "tile": _NAMES[tile],
                            "options": [a.verb for a in options[s]]})  # fmt: skip
 
@@ -806,10 +805,10 @@ def offered(state: HandState, action: Action) -> HandState:
     st._legal = None
     seat, tile = action.seat, action.tile
     if action.verb == "discard":
-        _place_discard(st, seat, tile, action.declare, [])
+        _place_discard(st, seat, tile, action.declare, None)
         st.phase = PHASE_CLAIM
     elif action.verb == "kakan":
-        _add_to_pon(st, seat, tile, [])
+        _add_to_pon(st, seat, tile, None)
         st.drawn = -1
         st.phase = PHASE_ROB
     else:

@@ -327,19 +327,17 @@ def waits(counts: Sequence[int], melds: int = 0, quad_as_two_pairs: bool = False
 def ready_waits(counts: list[int], melds: int, quad_as_two_pairs: bool) -> list[int]:
     """:func:`waits`, unchecked: the hot paths' call (the engine's, the encodings')."""
     km, kp, kz = counts_keys(counts)
+    if shanten_keys(km, kp, kz, melds, quad_as_two_pairs) > 0:
+        return []  # one tile lowers shanten by one at most: no tile completes it
+    keys = [km, kp, kz]
     out: list[int] = []
     for k in range(NUM_KINDS):
         if counts[k] < 4:
-            step = KIND_STEP[k]
             s = KIND_SUIT[k]
-            if s == 0:
-                done = shanten_keys(km + step, kp, kz, melds, quad_as_two_pairs) < 0
-            elif s == 1:
-                done = shanten_keys(km, kp + step, kz, melds, quad_as_two_pairs) < 0
-            else:
-                done = shanten_keys(km, kp, kz + step, melds, quad_as_two_pairs) < 0
-            if done:
+            keys[s] += KIND_STEP[k]
+            if shanten_keys(keys[0], keys[1], keys[2], melds, quad_as_two_pairs) < 0:
                 out.append(k)
+            keys[s] -= KIND_STEP[k]
     return out
 
 
