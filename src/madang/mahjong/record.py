@@ -37,7 +37,9 @@ from madang.mahjong.tiles import WINDS, tile_name
 
 __all__ = ["export_record", "replay", "replay_json", "summary"]
 
-_KEYS = frozenset(("game", "ruleset", "rules", "dealer", "round", "pot", "wall", "moves", "notes"))
+_KEYS = frozenset(
+    ("game", "ruleset", "rules", "dealer", "round", "pot", "wall", "moves", "notes", "fairness")
+)
 
 
 def export_record(state: HandState) -> dict[str, Any]:

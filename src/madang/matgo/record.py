@@ -22,7 +22,7 @@ from madang.matgo.cards import CODES, parse_card
 from madang.matgo.engine import MatgoState, new_game
 from madang.matgo.rules import RULESET_VERSION, MatgoRules
 
-_KEYS = {"game", "ruleset", "rules", "dealer", "deck", "moves", "carry", "mission"}
+_KEYS = {"game", "ruleset", "rules", "dealer", "deck", "moves", "carry", "mission", "fairness"}
 
 
 def export_record(state: MatgoState) -> dict[str, Any]:
