@@ -26,6 +26,7 @@ from madang.core.fair import (
     canonical_json,
     commitment,
     deal_key,
+    fisher_yates,
     new_seed,
     rules_digest,
     shuffle,
@@ -179,6 +180,13 @@ def test_below_rejects_the_words_above_the_last_multiple() -> None:
         s2.below(0)
     with pytest.raises(FairnessError):
         s2.below(2**32 + 1)
+
+
+def test_the_shuffle_rejects_too() -> None:
+    """2**32 - 2 is at or above the last multiple of 6 (2**32 - 4): drawn again."""
+    assert fisher_yates(list(range(6)), iter([2**32 - 2, 0, 0, 0, 0, 0])) == [1, 2, 3, 4, 5, 0]
+    with pytest.raises(StopIteration):
+        fisher_yates(list(range(6)), iter([2**32 - 2, 0, 0, 0, 0]))
 
 
 def test_the_words_run_across_blocks_in_order() -> None:

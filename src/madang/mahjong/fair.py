@@ -22,7 +22,7 @@ from madang.mahjong.rules import MahjongRules
 from madang.mahjong.state import HandState
 from madang.mahjong.tiles import ALL_TILES, EAST, kind_of, tile_name
 
-__all__ = ["CANONICAL_WALL", "fair_deal", "fair_hand", "fair_wall"]
+__all__ = ["CANONICAL_WALL", "fair_deal", "fair_hand", "fair_wall", "fair_wall_ids"]
 
 CANONICAL_WALL: Final = tuple(tile_name(kind_of(t)) for t in ALL_TILES)
 """The 104 tiles in the order the shuffle starts from (tile ids 0–103)."""
@@ -30,7 +30,13 @@ CANONICAL_WALL: Final = tuple(tile_name(kind_of(t)) for t in ALL_TILES)
 
 def fair_wall(key: bytes) -> list[str]:
     """The wall (tile codes, top first) of the deal key."""
-    return shuffle(key, CANONICAL_WALL, "wall")
+    return [CANONICAL_WALL[t] for t in fair_wall_ids(key)]
+
+
+def fair_wall_ids(key: bytes) -> list[int]:
+    """The wall as physical tile ids (0–103, whose order is the canonical one): the
+    same shuffle, for the engine's fast path."""
+    return shuffle(key, ALL_TILES, "wall")
 
 
 def fair_deal(rules: Any, key: bytes, game_no: int) -> dict[str, Any]:
@@ -45,4 +51,5 @@ def fair_hand(
 ) -> HandState:
     """A hand dealt from the key's wall by the engine's ordinary deal of a given wall;
     ``dealer``, ``round_wind`` and ``pot`` are the match's."""
-    return new_hand(rules, wall=fair_wall(key), dealer=dealer, round_wind=round_wind, pot=pot)
+    wall = fair_wall_ids(key)
+    return new_hand(rules, wall=wall, dealer=dealer, round_wind=round_wind, pot=pot)

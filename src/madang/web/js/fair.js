@@ -180,13 +180,20 @@ function encodeEntropy(entropy) {
   if (!Array.isArray(entropy) || entropy.length === 0) {
     fail("the entropy must be a list of strings, one per seat");
   }
-  return concat([u32(entropy.length), ...entropy.map((e, i) => field(text(e, `seat ${i}'s entropy`)))]);
+  return concat([
+    u32(entropy.length),
+    ...entropy.map((e, i) => field(text(e, `seat ${i}'s entropy`))),
+  ]);
 }
 
 /** HMAC-SHA256(seed, field("madang-fair/1 deal") ‖ binding ‖ entropy): the deal key. */
 export async function dealKey(seed, binding, entropy) {
   checkSeed(seed);
-  const msg = concat([field(utf8.encode(`${SCHEME} deal`)), encodeBinding(binding), encodeEntropy(entropy)]);
+  const msg = concat([
+    field(utf8.encode(`${SCHEME} deal`)),
+    encodeBinding(binding),
+    encodeEntropy(entropy),
+  ]);
   const k = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
   ]);
@@ -228,8 +235,11 @@ export class Stream {
 /** Fisher–Yates from the label's stream: for i from the last index down to 1, swap
  *  item i with item below(i + 1). The first item of the result is the top. */
 export async function shuffle(key, items, label) {
-  const out = [...items];
-  const stream = new Stream(key, label);
+  return fisherYates([...items], new Stream(key, label));
+}
+
+/** Shuffle `out` in place (and return it) with the draws of `stream`. */
+export async function fisherYates(out, stream) {
   for (let i = out.length - 1; i > 0; i--) {
     const j = await stream.below(i + 1);
     [out[i], out[j]] = [out[j], out[i]];
@@ -243,26 +253,30 @@ function option(rules, name, fallback, allowed) {
   return v;
 }
 
+/** Matgo's first 선 and the draws (month-card codes, seat 0's and seat 1's): two
+ *  distinct month cards from the "first_dealer" stream until the months differ. */
+export async function firstDealer(rules, key) {
+  const high = option(rules, "first_dealer", "high", ["high", "night_low"]) === "high";
+  const stream = new Stream(key, "first_dealer");
+  const draws = [];
+  for (;;) {
+    const a = await stream.below(48);
+    let b = await stream.below(47);
+    if (b >= a) b += 1;
+    draws.push([MONTH_CARDS[a], MONTH_CARDS[b]]);
+    const ma = a >> 2;
+    const mb = b >> 2;
+    if (ma !== mb) return { dealer: ma > mb === high ? 0 : 1, draws };
+  }
+}
+
 /** What the deal key fixes of a game, as the record's fields. */
 export async function fairDeal(game, rules, key, gameNo) {
   if (game === "mahjong") return { wall: await shuffle(key, WALL, "wall") };
   if (game !== "matgo") fail(`no verifiable deal for ${JSON.stringify(game)}`);
   const bonus = option(rules, "bonus_cards", "2+3", Object.keys(BONUS_CARDS));
   const out = { deck: await shuffle(key, [...MONTH_CARDS, ...BONUS_CARDS[bonus]], "deck") };
-  if (gameNo === 1) {
-    const high = option(rules, "first_dealer", "high", ["high", "night_low"]) === "high";
-    const stream = new Stream(key, "first_dealer");
-    for (;;) {
-      const a = await stream.below(48);
-      let b = await stream.below(47);
-      if (b >= a) b += 1;
-      const ma = a >> 2;
-      const mb = b >> 2;
-      if (ma === mb) continue;
-      out.dealer = ma > mb === high ? 0 : 1;
-      break;
-    }
-  }
+  if (gameNo === 1) out.dealer = (await firstDealer(rules, key)).dealer;
   if (option(rules, "missions", false, [false, true])) {
     out.mission = MISSIONS[await new Stream(key, "mission").below(MISSIONS.length)];
   }
