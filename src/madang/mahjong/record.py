@@ -12,7 +12,8 @@ replacements follow from the wall). A window's answers are listed in turn order 
 the discarder. ``rules`` holds any options of notation.md (``{}``: the defaults); an
 exported record holds them all. ``dealer`` (default 0), ``round`` (default ``"1z"``),
 ``pot`` (default 0) are the hand's situation. A record whose moves stop before the hand
-ends is a hand in progress.
+ends is a hand in progress. ``notes`` is free text; ``fairness`` (optional) is the data
+that proves the wall was the one committed to (``docs/fairness.md``, ``madang verify``).
 
 >>> from madang.mahjong.engine import new_hand, step, default_action
 >>> st = new_hand(seed=4)

@@ -1,7 +1,9 @@
 """Matgo game records (``notation.md``): export, replay, and the replay summary.
 
 A record is the rules, the dealer, the whole deck top first and the moves in the order
-the game asked for them. Replaying it gives the identical game.
+the game asked for them. Replaying it gives the identical game. An optional
+``fairness`` field proves the deck was the one committed to (``docs/fairness.md``,
+``madang verify``); replay checks its form only.
 
 >>> from madang.matgo.engine import new_game
 >>> g = new_game(seed=3)
