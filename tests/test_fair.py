@@ -393,6 +393,19 @@ def test_verify_refuses_an_unrevealed_seed_a_wrong_game_and_wrong_seats() -> Non
         verify(rec)
 
 
+def test_verify_refuses_rules_the_game_cannot_play() -> None:
+    """Rules committed to but not playable: malformed (a FairnessError), not a mismatch."""
+    seed = SEED
+    rules = {"bonus_cards": "7+7"}
+    b = Binding(game="matgo", table="1", game_no=1, ruleset="1", rules=rules_digest(rules))
+    rec = fair_record("matgo", seed)
+    rec["rules"] = rules
+    rec["fairness"]["commitment"] = commitment(seed, b)
+    with pytest.raises(FairnessError, match="rules: matgo option 'bonus_cards'") as err:
+        verify(rec)
+    assert not isinstance(err.value, VerificationError)
+
+
 def test_verify_against_the_commitment_seen_before_the_deal() -> None:
     rec = fair_record("matgo", SEED)
     with pytest.raises(VerificationError, match="not the one shown before the deal"):

@@ -42,9 +42,11 @@ __all__ = [
     "Fairness",
     "Stream",
     "Verified",
+    "binding_of",
     "canonical_json",
     "commitment",
     "deal_key",
+    "encode_entropy",
     "fisher_yates",
     "new_seed",
     "rules_digest",
@@ -474,7 +476,10 @@ def verify(record: object, *, commitment_seen: str | None = None) -> Verified:
             "(with this game, table, game number, ruleset and rules)"
         )
     key = deal_key(seed, binding, fairness.entropy)
-    deal = game.fair_deal(record.get("rules", {}), key, fairness.game_no)
+    try:
+        deal = game.fair_deal(record.get("rules", {}), key, fairness.game_no)
+    except MadangError as e:  # rules the game cannot play
+        raise FairnessError(f"rules: {e}") from None
     for name, want in deal.items():
         got = record.get(name)
         if got != want:
