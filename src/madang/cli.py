@@ -21,6 +21,7 @@ TOOL_CLIS = {
     "play": "madang.play.cli",
     "serve": "madang.server.cli",
     "arena": "madang.arena_cli",
+    "verify": "madang.verify_cli",
 }
 
 

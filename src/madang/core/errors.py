@@ -51,3 +51,18 @@ class RecordError(MadangError):
     def __init__(self, message: str, *, index: int | None = None) -> None:
         super().__init__(message)
         self.index = index
+
+
+class FairnessError(RecordError):
+    """Fairness data (``docs/fairness.md``) that is malformed or incomplete: a seed that
+    is not 32 bytes of hex, a commitment that is not a SHA-256, entropy that is not one
+    string per seat, a record with no fairness data or whose seed is not revealed yet."""
+
+    code = "bad_fairness"
+
+
+class VerificationError(FairnessError):
+    """Well-formed fairness data that does not verify: the revealed seed does not open
+    the commitment, or the deal it gives is not the record's deal."""
+
+    code = "not_verified"

@@ -93,6 +93,12 @@ class GameSpec:
     encoding: str | None = None
     """``module:Class`` of the game's reinforcement-learning encoding (:mod:`madang.rl`):
     fixed action ids for its moves and observation tensors from its views."""
+    fair_deal: Callable[[Any, bytes, int], dict[str, Any]] | None = None
+    """``fair_deal(rules, key, game_no)``: what a deal key (:mod:`madang.core.fair`)
+    fixes of a game under a record's ``rules`` object, as the record's fields (the deck
+    or wall, top first, and anything else chance decides; ``game_no`` is the game's
+    number at its table). ``docs/fairness.md`` specifies it; ``madang verify`` checks a
+    record's fields against it."""
 
     def presets(self) -> list[str]:
         """The names of the rules presets (the first is the default)."""

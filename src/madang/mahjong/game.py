@@ -13,7 +13,7 @@ from madang.core.errors import IllegalActionError, InvalidActionError
 from madang.core.game import BotSeat, GameSpec, Session, with_overrides
 from madang.mahjong.rules import RULESET_VERSION
 
-__all__ = ["SPEC", "MahjongSession", "deal", "frames", "session"]
+__all__ = ["SPEC", "MahjongSession", "deal", "fair_deal", "frames", "session"]
 
 
 class MahjongSession(Session):
@@ -275,6 +275,13 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def fair_deal(rules: Any, key: bytes, game_no: int) -> dict[str, Any]:
+    """What a deal key fixes of a game (``docs/fairness.md``; :mod:`madang.mahjong.fair`)."""
+    from madang.mahjong.fair import fair_deal as deal_of_key
+
+    return deal_of_key(rules, key, game_no)
+
+
 SPEC = GameSpec(
     name="mahjong",
     seats=4,
@@ -288,4 +295,5 @@ SPEC = GameSpec(
     deal=deal,
     bots="madang.bots.mahjong_bots",
     encoding="madang.mahjong.encode:MahjongEncoding",
+    fair_deal=fair_deal,
 )

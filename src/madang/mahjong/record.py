@@ -12,7 +12,8 @@ replacements follow from the wall). A window's answers are listed in turn order 
 the discarder. ``rules`` holds any options of notation.md (``{}``: the defaults); an
 exported record holds them all. ``dealer`` (default 0), ``round`` (default ``"1z"``),
 ``pot`` (default 0) are the hand's situation. A record whose moves stop before the hand
-ends is a hand in progress.
+ends is a hand in progress. ``notes`` is free text; ``fairness`` (optional) is the data
+that proves the wall was the one committed to (``docs/fairness.md``, ``madang verify``).
 
 >>> from madang.mahjong.engine import new_hand, step, default_action
 >>> st = new_hand(seed=4)
@@ -37,7 +38,9 @@ from madang.mahjong.tiles import WINDS, tile_name
 
 __all__ = ["export_record", "replay", "replay_json", "summary"]
 
-_KEYS = frozenset(("game", "ruleset", "rules", "dealer", "round", "pot", "wall", "moves", "notes"))
+_KEYS = frozenset(
+    ("game", "ruleset", "rules", "dealer", "round", "pot", "wall", "moves", "notes", "fairness")
+)
 
 
 def export_record(state: HandState) -> dict[str, Any]:

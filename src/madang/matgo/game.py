@@ -15,7 +15,7 @@ from madang.matgo.rules import RULESET_VERSION
 if TYPE_CHECKING:
     from madang.matgo.match import MatgoMatch
 
-__all__ = ["SPEC", "MatgoSession", "deal", "frames", "session"]
+__all__ = ["SPEC", "MatgoSession", "deal", "fair_deal", "frames", "session"]
 
 _FLAT_WINS = frozenset({"chongtong", "sam_ppeok"})
 
@@ -213,6 +213,13 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def fair_deal(rules: Any, key: bytes, game_no: int) -> dict[str, Any]:
+    """What a deal key fixes of a game (``docs/fairness.md``; :mod:`madang.matgo.fair`)."""
+    from madang.matgo.fair import fair_deal as deal_of_key
+
+    return deal_of_key(rules, key, game_no)
+
+
 SPEC = GameSpec(
     name="matgo",
     seats=2,
@@ -226,4 +233,5 @@ SPEC = GameSpec(
     deal=deal,
     bots="madang.bots.matgo_bots",
     encoding="madang.matgo.encode:MatgoEncoding",
+    fair_deal=fair_deal,
 )

@@ -43,11 +43,23 @@ def draw_first_dealer(rules: MatgoRules, rng: random.Random) -> tuple[int, list[
     while True:
         a, b = rng.sample(range(NUM_MONTH_CARDS), 2)
         draws.append((a, b))
-        ma, mb = MONTH[a], MONTH[b]
-        if ma == mb:
-            continue
-        high_wins = rules.first_dealer is FirstDealer.HIGH
-        return (0 if (ma > mb) == high_wins else 1), draws
+        dealer = dealer_of_draw(rules, a, b)
+        if dealer is not None:
+            return dealer, draws
+
+
+def dealer_of_draw(rules: MatgoRules, a: int, b: int) -> int | None:
+    """The seat that becomes 선 when seat 0 draws card ``a`` and seat 1 card ``b`` (the
+    higher month, or the lower with 밤일낮장); None for a tie (same month: draw again).
+
+    >>> dealer_of_draw(MatgoRules(), 0, 47), dealer_of_draw(MatgoRules(), 0, 1)
+    (1, None)
+    """
+    ma, mb = MONTH[a], MONTH[b]
+    if ma == mb:
+        return None
+    high_wins = rules.first_dealer is FirstDealer.HIGH
+    return 0 if (ma > mb) == high_wins else 1
 
 
 class MatgoMatch:

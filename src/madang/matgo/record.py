@@ -1,7 +1,9 @@
 """Matgo game records (``notation.md``): export, replay, and the replay summary.
 
 A record is the rules, the dealer, the whole deck top first and the moves in the order
-the game asked for them. Replaying it gives the identical game.
+the game asked for them. Replaying it gives the identical game. An optional
+``fairness`` field proves the deck was the one committed to (``docs/fairness.md``,
+``madang verify``); replay checks its form only.
 
 >>> from madang.matgo.engine import new_game
 >>> g = new_game(seed=3)
@@ -22,7 +24,7 @@ from madang.matgo.cards import CODES, parse_card
 from madang.matgo.engine import MatgoState, new_game
 from madang.matgo.rules import RULESET_VERSION, MatgoRules
 
-_KEYS = {"game", "ruleset", "rules", "dealer", "deck", "moves", "carry", "mission"}
+_KEYS = {"game", "ruleset", "rules", "dealer", "deck", "moves", "carry", "mission", "fairness"}
 
 
 def export_record(state: MatgoState) -> dict[str, Any]:
