@@ -15,7 +15,7 @@ from madang.matgo.rules import RULESET_VERSION
 if TYPE_CHECKING:
     from madang.matgo.match import MatgoMatch
 
-__all__ = ["SPEC", "MatgoSession", "deal", "frames", "session"]
+__all__ = ["SPEC", "MatgoSession", "deal", "frames", "max_points", "session"]
 
 _FLAT_WINS = frozenset({"chongtong", "sam_ppeok"})
 
@@ -213,6 +213,14 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def max_points(rules: Any) -> int:
+    """A bound on the points one game under ``rules`` moves (the contract's ``max_points``;
+    :func:`madang.matgo.scoring.max_points`)."""
+    from madang.matgo.scoring import max_points as bound
+
+    return bound(rules)
+
+
 SPEC = GameSpec(
     name="matgo",
     seats=2,
@@ -226,4 +234,5 @@ SPEC = GameSpec(
     deal=deal,
     bots="madang.bots.matgo_bots",
     encoding="madang.matgo.encode:MatgoEncoding",
+    max_points=max_points,
 )
