@@ -156,6 +156,40 @@ def test_amounts_past_2_31_are_stored_and_read_back(db_url: str) -> None:
     eng.dispose()
 
 
+def test_migration_0005_widens_a_database_that_holds_games(db_url: str) -> None:
+    """A database made before 0005 (its points in 32-bit columns on PostgreSQL), with a
+    settled game, is migrated at start and then takes a payment past 2³¹."""
+    from alembic import command
+
+    from madang.server.db import alembic_config
+
+    eng = make_engine(db_url)
+    cfg = alembic_config()
+    with eng.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0004")
+    a, _, args = _game_to_settle(eng, 10, 3)
+    store.finish_game(eng, **args)
+    migrate(eng)
+    c, d, more = _game_to_settle(eng, 1000, 2**31 + 7, ("gc", "gd"))
+    store.finish_game(eng, **more)
+    if eng.dialect.name == "postgresql":
+        columns = {
+            (t, col["name"]): type(col["type"]).__name__
+            for t in ("games", "ledger", "tables")
+            for col in sa.inspect(eng).get_columns(t)
+        }
+        assert {k: columns[k] for k in [("games", "points"), ("ledger", "points")]} == {
+            ("games", "points"): "BIGINT",
+            ("ledger", "points"): "BIGINT",
+        }
+        assert columns[("tables", "stake")] == columns[("games", "stake")] == "BIGINT"
+    assert store.balance(eng, a["id"]) == 30
+    assert store.balance(eng, c["id"]) == (2**31 + 7) * 1000
+    assert store.ledger_of(eng, d["id"], 10, None)[0]["points"] == -(2**31 + 7)
+    eng.dispose()
+
+
 def test_a_payment_past_the_amount_limit_writes_nothing(db_url: str) -> None:
     eng = make_engine(db_url)
     migrate(eng)
@@ -257,3 +291,27 @@ def test_a_settlement_that_fails_again_at_start_is_aborted_once(
     assert c3.get("/api/tables").json()["tables"] == []
     assert c3.get("/api/me").json()["balance"] == 0
     _assert_aborted(_engine(c3), tid, game_id)
+
+
+def test_a_table_made_before_the_bounds_is_closed_at_start(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A table left open with a 판 worth 10⁶ (made before ``pan_value`` had a maximum) no
+    longer reads: the next start closes it and aborts its game unpaid."""
+    c = make_client()
+    register(c)
+    cookie = c.cookies.get("madang_session")
+    r = c.post("/api/tables", json={**MAHJONG, "stake": 1000})
+    tid = r.json()["table"]["id"]
+    eng = _engine(c)
+    c.__exit__(None, None, None)
+    with eng.begin() as conn:
+        conn.execute(
+            sa.update(db.tables).where(db.tables.c.id == tid).values(rules={"pan_value": 10**6})
+        )
+    c2 = make_client()
+    use_session(c2, cookie)
+    assert c2.app.state.hub.aborted_at_start == 1  # type: ignore[attr-defined]
+    assert c2.get("/api/tables").json()["tables"] == []
+    assert [g["status"] for g in c2.get("/api/games").json()["games"]] == ["aborted"]
+    assert c2.get("/api/me").json()["balance"] == 0
