@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from tests.server.conftest import register, use_session
-from tests.server.test_resume import stop_while_settling
+from tests.server.test_resume import _check_settled, stop_while_settling
 from tests.server.test_ws import MATGO_VS_BOT, hello, new_table
 
 from madang.server import db, store
@@ -315,3 +315,32 @@ def test_a_table_made_before_the_bounds_is_closed_at_start(
     assert c2.get("/api/tables").json()["tables"] == []
     assert [g["status"] for g in c2.get("/api/games").json()["games"]] == ["aborted"]
     assert c2.get("/api/me").json()["balance"] == 0
+
+
+def test_with_the_database_down_the_table_still_closes_and_the_next_start_settles(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neither the settlement nor the abort nor the closing can be written (the database
+    is down): the table closes in the process all the same, and the next start, with the
+    database back, settles the game its journal ends — once."""
+    c = make_client(grace_seconds=0.0)
+    register(c)
+    cookie = c.cookies.get("madang_session")
+    tid = new_table(c)
+    hub = c.app.state.hub  # type: ignore[attr-defined]
+    room = hub.rooms[tid]
+    for name in ("finish_game", "abort_table", "update_table"):
+        monkeypatch.setattr(store, name, _db_fault)
+    _until_forgotten(hub, tid)  # a bot played the seat to the end; the settlement failed
+    game_id = room.game_id
+    assert room.status == "closed"
+    c.__exit__(None, None, None)
+    monkeypatch.undo()
+    c2 = make_client()
+    use_session(c2, cookie)
+    assert c2.app.state.hub.resumed_at_start == 1  # type: ignore[attr-defined]
+    for _ in range(1000):  # the rebuilt table settles at once
+        if c2.get(f"/api/games/{game_id}").status_code == 200:
+            break
+        time.sleep(0.01)
+    _check_settled(c2, "matgo", tid, game_id)  # as played, paid once
