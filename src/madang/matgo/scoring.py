@@ -522,9 +522,11 @@ most ten turns (a 폭탄's three cards give one turn and two token flips), and n
 called on the last."""
 
 MAX_SHAKES: Final = 4
-"""The most 흔들기 + 폭탄 (+ 총통 played on) one player can count: each takes three of the
-ten cards of a month in the hand (three), except a 총통 played on, whose four cards may
-then still make one 폭탄 (one more)."""
+"""The most 흔들기 + 폭탄 (+ 총통 played on) one player can count. Each needs three cards of
+a month in the hand, and a month counts once, except with all four of it (a 총통, or a
+흔들기 of four after a draw): then a 폭탄 may follow. So a month gives two at most with
+four cards, one with three, and the ten month cards a player holds in a game give four
+at most (4 + 4 + 2 or 4 + 3 + 3; two 총통 months are one 총통)."""
 
 
 def max_points(rules: MatgoRules) -> int:
