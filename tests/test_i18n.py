@@ -85,6 +85,13 @@ def test_every_name_the_engines_use_is_in_the_catalogue(lang: str) -> None:
             f"preset.{game}.{p}.desc" for p in presets
         }
     want |= {f"error.{c}" for c in _error_codes()}
+    # the join dialog says what each scoring unit of a game is worth (a mahjong 판)
+    from madang.core.registry import games, spec
+
+    for game in games():
+        unit_points = spec(game).unit_points
+        if unit_points is not None:
+            want |= {f"join.unit.{u}" for u in unit_points(spec(game).rules("default"))}
     assert sorted(want - set(cat)) == []
 
 

@@ -912,3 +912,54 @@ def test_rules_options_in_the_lobby_and_at_the_table(server: str, browser: Any) 
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_join_dialog_says_what_a_point_and_a_pan_are_worth(server: str, browser: Any) -> None:
+    """Issue 25, item 5: a mahjong table whose 판 is worth 2 points asks a second person
+    to sit with what a point and a 판 are worth there (the server's ``worth``), not only
+    the stake; the lobby's form bounds 판 값 (1–100)."""
+    host = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    guest = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    errors: list[str] = []
+    try:
+        a = host.new_page()
+        a.on("pageerror", lambda e: errors.append(str(e)))
+        a.goto(server + "/")
+        a.click("#btn-guest")
+        a.wait_for_selector("#create-table")
+        a.select_option("#new-game", "mahjong")
+        pan = a.locator("#create-table [data-testid=rules-form] input[data-option=pan_value]")
+        assert (pan.get_attribute("min"), pan.get_attribute("max")) == ("1", "100")
+        body = {
+            "game": "mahjong", "stake": 10, "rules": {"pan_value": 2},
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}],
+        }  # fmt: skip
+        too_much = a.request.post(
+            server + "/api/tables", data={**body, "rules": {"pan_value": 101}}
+        )
+        assert too_much.json()["error"]["code"] == "rule_config"
+        made = a.request.post(server + "/api/tables", data=body)
+        assert made.status == 201, made.text()
+        table = made.json()["table"]
+        assert table["worth"]["units"] == {"pan": {"points": 2, "amount": 20}}
+
+        b = guest.new_page()
+        b.on("pageerror", lambda e: errors.append(str(e)))
+        b.goto(server + "/")
+        b.click("#btn-guest")
+        b.wait_for_selector("#create-table")
+        b.goto(f"{server}/table/{table['id']}")
+        ask = b.wait_for_selector("[data-testid=join-ask]")
+        text = ask.inner_text()
+        assert "점당 10: 1점에 10씩 주고받습니다." in text
+        assert "1판 = 2점 (판당 20)" in text
+        assert b.inner_text(".join-unit[data-unit=pan]") == "1판 = 2점 (판당 20)"
+        scan_korean(b, "join_ask_pan")
+        axe_check(b, "join_ask_pan")
+        shot(b, "i25_join_pan_value_desktop")
+        b.click("#btn-sit")
+        b.wait_for_selector(".board.mahjong[data-version]")
+        assert not errors, errors
+    finally:
+        for ctx in (host, guest):
+            ctx.close()

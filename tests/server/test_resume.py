@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -209,30 +210,41 @@ def test_a_table_between_games_deals_its_next_game_after_a_restart(
     assert nxt["view"]["hand"] == expected.view(0)["hand"]
 
 
+def stop_while_settling(
+    c: TestClient, tid: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str | None]:
+    """Let table ``tid``'s game (a person seat nobody connects to, played by a bot after
+    the grace) run to its end and stop the server while its settlement is in flight, as
+    a process that dies before the settlement commits: the game's id and the person's
+    session cookie. The game stays ``playing``, stored to its last move."""
+    cookie = c.cookies.get("madang_session")
+    room = c.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
+    settling = threading.Event()
+
+    def stuck(*args: Any, **kwargs: Any) -> None:
+        settling.set()
+        while not room.closing:  # until the server stops the room
+            time.sleep(0.01)
+        raise OSError("the process died before the settlement committed")
+
+    monkeypatch.setattr(store, "finish_game", stuck)
+    assert settling.wait(20), "the game did not end"
+    game_id = room.game_id
+    c.__exit__(None, None, None)
+    monkeypatch.undo()
+    with _engine(c).connect() as conn:
+        status = conn.execute(sa.select(db.games.c.status).where(db.games.c.id == game_id))
+        assert status.scalar() == "playing"  # stored to its last move, unsettled
+    return game_id, cookie
+
+
 def test_a_game_stored_to_its_end_but_not_settled_settles_once_at_start(
     make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     c = make_client(grace_seconds=0.0)
     register(c)
-    cookie = c.cookies.get("madang_session")
     tid = new_table(c)
-
-    def crash(*args: Any, **kwargs: Any) -> None:
-        raise OSError("the process died before the settlement committed")
-
-    monkeypatch.setattr(store, "finish_game", crash)
-    room = c.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
-    for _ in range(1000):  # nobody connects: a bot plays the seat after the grace
-        if room.session is not None and room.session.over:
-            break
-        time.sleep(0.01)
-    assert room.session.over
-    game_id = room.game_id
-    with _engine(c).connect() as conn:
-        status = conn.execute(sa.select(db.games.c.status).where(db.games.c.id == game_id))
-        assert status.scalar() == "playing"  # stored to its last move, unsettled
-    c.__exit__(None, None, None)
-    monkeypatch.undo()
+    game_id, cookie = stop_while_settling(c, tid, monkeypatch)
 
     c2 = make_client()
     use_session(c2, cookie)

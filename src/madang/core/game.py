@@ -99,6 +99,15 @@ class GameSpec:
     or wall, top first, and anything else chance decides; ``game_no`` is the game's
     number at its table). ``docs/fairness.md`` specifies it; ``madang verify`` checks a
     record's fields against it."""
+    max_points: Callable[[Any], int] | None = None
+    """``max_points(rules)``: a bound on the points one game under a rules object can move,
+    every payment together, when it starts with nothing carried from the games before it
+    (a 나가리 multiplier or pot, which the game's page states): times the stake, what a
+    table risks in one game (the server caps it, ``docs/server.md``, Stakes)."""
+    unit_points: Callable[[Any], dict[str, int]] | None = None
+    """``unit_points(rules)``: the game's scoring units besides the point, each with the
+    points it is worth under a rules object (mahjong: ``{"pan": pan_value}``), so that a
+    table can say what they are worth at its stake."""
 
     def presets(self) -> list[str]:
         """The names of the rules presets (the first is the default)."""

@@ -4,7 +4,10 @@ A game's rules are a frozen dataclass that subclasses :class:`Options`. Each fie
 an option: its name is the option's name (``notation.md``), its annotation its type
 (``bool``, ``int``, ``str`` or an ``Enum``, whose values are the allowed ones), its
 default the default table's value, and :func:`option` may add what an annotation cannot
-say (the allowed integers, a least value, Korean names of the values). From that alone
+say (the allowed integers, or the least and the largest value, Korean names of the
+values). An integer option must say which integers it allows — a set of choices or both
+bounds: a rules class with an open-ended number cannot be declared (a table's points,
+and so what changes hands, grow with these numbers). From that alone
 the base derives validation on creation, :meth:`Options.from_dict` (names and values
 checked, enums read from their values), :meth:`Options.to_dict` (every option,
 JSON-ready), :meth:`Options.changes` (those that differ from the defaults) and
@@ -45,10 +48,16 @@ def option(
     *,
     choices: Mapping[Any, str] | None = None,
     minimum: int | None = None,
+    maximum: int | None = None,
 ) -> Any:
     """A rules field with what its annotation cannot say: the allowed values (with
-    their names, shown in messages and forms) or, for an integer, the least allowed."""
-    meta = {"choices": dict(choices) if choices else None, "minimum": minimum}
+    their names, shown in messages and forms) or, for an integer, the least and the
+    largest allowed (an integer option needs one or the other)."""
+    meta = {
+        "choices": dict(choices) if choices else None,
+        "minimum": minimum,
+        "maximum": maximum,
+    }
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -61,6 +70,7 @@ class OptionField:
     default: Any
     choices: dict[Any, str] | None
     minimum: int | None
+    maximum: int | None = None
 
     def check(self, game: str, value: Any) -> None:
         """Raise RuleConfigError unless ``value`` (already of the field's Python type,
@@ -79,6 +89,8 @@ class OptionField:
                 raise RuleConfigError(f"{where} must be an integer, not {value!r}")
             if self.minimum is not None and value < self.minimum:
                 raise RuleConfigError(f"{where} must be at least {self.minimum}, not {value!r}")
+            if self.maximum is not None and value > self.maximum:
+                raise RuleConfigError(f"{where} must be at most {self.maximum}, not {value!r}")
         elif not isinstance(value, kind):
             raise RuleConfigError(f"{where} must be a {kind.__name__}, not {value!r}")
         if self.choices is not None and value not in self.choices:
@@ -162,7 +174,7 @@ class Options:
     def describe(cls) -> list[dict[str, Any]]:
         """What a form offers for each option: ``name``, ``type`` (``bool``, ``int``,
         ``str``, ``enum``), ``default``, and the allowed ``values`` (with ``labels``
-        where they have names) or, for an open integer range, its ``min``."""
+        where they have names) or, for an integer range, its ``min`` and ``max``."""
         out = []
         for f in cls.option_fields():
             d: dict[str, Any] = {"name": f.name}
@@ -182,6 +194,8 @@ class Options:
                 d["values"] = [False, True]
             if f.minimum is not None:
                 d["min"] = f.minimum
+            if f.maximum is not None:
+                d["max"] = f.maximum
             out.append(d)
         return out
 
@@ -197,7 +211,19 @@ def _option_fields(cls: type) -> tuple[OptionField, ...]:
         ):  # pragma: no cover - a programming error in a rules class
             raise TypeError(f"{cls.__name__}.{f.name}: an option is a bool, int, str or Enum")
         meta = f.metadata
-        out.append(OptionField(f.name, kind, f.default, meta.get("choices"), meta.get("minimum")))
+        field_ = OptionField(
+            f.name, kind, f.default, meta.get("choices"), meta.get("minimum"), meta.get("maximum")
+        )
+        if (
+            kind is int
+            and field_.choices is None
+            and (field_.minimum is None or field_.maximum is None)
+        ):
+            raise TypeError(
+                f"{cls.__name__}.{f.name}: an integer option needs its choices, or both a "
+                "minimum and a maximum (option(default, minimum=…, maximum=…))"
+            )
+        out.append(field_)
     return tuple(out)
 
 

@@ -13,7 +13,16 @@ from madang.core.errors import IllegalActionError, InvalidActionError
 from madang.core.game import BotSeat, GameSpec, Session, with_overrides
 from madang.mahjong.rules import RULESET_VERSION
 
-__all__ = ["SPEC", "MahjongSession", "deal", "fair_deal", "frames", "session"]
+__all__ = [
+    "SPEC",
+    "MahjongSession",
+    "deal",
+    "fair_deal",
+    "frames",
+    "max_points",
+    "session",
+    "unit_points",
+]
 
 
 class MahjongSession(Session):
@@ -282,6 +291,24 @@ def fair_deal(rules: Any, key: bytes, game_no: int) -> dict[str, Any]:
     return deal_of_key(rules, key, game_no)
 
 
+def max_points(rules: Any) -> int:
+    """A bound on the points one hand under ``rules`` moves (the contract's ``max_points``;
+    :func:`madang.mahjong.scoring.max_points`)."""
+    from madang.mahjong.scoring import max_points as bound
+
+    return bound(rules)
+
+
+def unit_points(rules: Any) -> dict[str, int]:
+    """What a 판 is worth in points under ``rules`` (the contract's ``unit_points``).
+
+    >>> from madang.mahjong.rules import MahjongRules
+    >>> unit_points(MahjongRules(pan_value=2))
+    {'pan': 2}
+    """
+    return {"pan": rules.pan_value}
+
+
 SPEC = GameSpec(
     name="mahjong",
     seats=4,
@@ -296,4 +323,6 @@ SPEC = GameSpec(
     bots="madang.bots.mahjong_bots",
     encoding="madang.mahjong.encode:MahjongEncoding",
     fair_deal=fair_deal,
+    max_points=max_points,
+    unit_points=unit_points,
 )

@@ -25,13 +25,19 @@ from typing import ClassVar
 from madang.core.errors import RuleConfigError
 from madang.core.options import Options, option
 
-__all__ = ["MIN_PAN_NAMES", "PRESETS", "RULESET_VERSION", "MahjongRules", "preset"]
+__all__ = ["MIN_PAN_NAMES", "PAN_VALUE_MAX", "PRESETS", "RULESET_VERSION", "MahjongRules", "preset"]
 
 RULESET_VERSION = "1"
 """The version of this implementation of the mahjong rules (records carry it)."""
 
 MIN_PAN_NAMES: dict[int, str] = {0: "무판", 2: "양판", 3: "삼판"}
 """판 미니멈 (min pan): the allowed table minimums and their Korean names."""
+
+
+PAN_VALUE_MAX = 100
+"""The largest ``pan_value``: 100 points a 판 covers every house rule we know of (1 판 is
+worth 1 to 10 points at Korean tables); the base points and the 나가리 pot are never
+multiplied by it, so a larger value would only scale the 판 against them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +56,8 @@ class MahjongRules(Options):
 
     Only 기본판 (hand patterns) count towards it; 부가판 (extras) and base points do not."""
 
-    pan_value: int = option(1, minimum=1)
-    """판 값 (pan value): points paid per 판 (a positive integer)."""
+    pan_value: int = option(1, minimum=1, maximum=PAN_VALUE_MAX)
+    """판 값 (pan value): points paid per 판, 1 to :data:`PAN_VALUE_MAX` (100)."""
 
     ron_pays: int = option(2, choices={2: "두 배", 1: "한 배"})
     """쏘아 지불 (ssoa payment): on 쏘아 the discarder pays this many times the winner's

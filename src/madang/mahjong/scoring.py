@@ -30,11 +30,17 @@ from madang.mahjong.tiles import EAST, NUM_KINDS, WINDS, format_tiles, tile_name
 
 __all__ = [
     "FLAGS",
+    "MAX_BASE_PAN",
+    "MAX_BASE_POINTS",
+    "MAX_EXTRA_PAN",
     "MELD_KINDS",
     "Meld",
     "ScoreInputError",
     "ScoreSheet",
     "WinContext",
+    "max_hand_points",
+    "max_points",
+    "payers_factor",
     "score_hand",
 ]
 
@@ -45,6 +51,20 @@ FLAGS: Final = frozenset(
 
 MELD_KINDS: Final = ("pon", "kan", "ankan")
 """뽕 (ppong), open 깡 (kkang, from a discard or added to a 뽕), concealed 깡."""
+
+MAX_BASE_PAN: Final = 34
+"""The most 기본판 any hand scores: 대사시 12 + 자일색 12 + 사앙꼬 8 + 멘젠 + 스무 (four
+wind triplets and a dragon pair, concealed, won by 올라). Every reading of every hand
+was checked (``benchmarks/mahjong_max_pan.py``); seven pairs reach at most 18."""
+
+MAX_EXTRA_PAN: Final = 28
+"""A bound on the 부가판 of one hand. Without ``first_draw``: 화만관 8 + 겐쇼 4 (four copies
+at most) + 부지부불러 6 (the largest of the 엎어 family, which replace each other) + 깡올라
+or 깡쏘아 5 (올라 or 쏘아) + 하이떼이 5 (올라 or 쏘아; not with 깡쏘아). With it
+(천화/인화/지화 16, exclusive) no other flag may hold: 16 + 8 + 4. Both sums are 28."""
+
+MAX_BASE_POINTS: Final = 10
+"""The largest 기본점수 (a 멘젠 hand won by 올라)."""
 
 _MELD_SIZE: Final = {"pon": 3, "kan": 4, "ankan": 4}
 _EOPEO_FLAGS: Final = ("eopeo", "bulleo", "double_eopeo")
@@ -208,6 +228,40 @@ class ScoreSheet:
                 raise InvalidActionError(f"seat {discarder_seat} cannot be the discarder")
             return [(discarder_seat, winner_seat, self.points * self.ron_pays)]
         return [(s, winner_seat, self.points) for s in range(nseats) if s != winner_seat]
+
+
+def max_hand_points(rules: MahjongRules) -> int:
+    """A bound on the points of one won hand under ``rules`` without a 나가리 pot:
+    (:data:`MAX_BASE_PAN` + :data:`MAX_EXTRA_PAN`) × ``pan_value`` + the base points.
+
+    >>> max_hand_points(MahjongRules()), max_hand_points(MahjongRules(pan_value=2))
+    (72, 134)
+    """
+    return (MAX_BASE_PAN + MAX_EXTRA_PAN) * rules.pan_value + MAX_BASE_POINTS
+
+
+def payers_factor(rules: MahjongRules) -> int:
+    """How many times a hand's points one hand can move at most: 3 on 올라 (each other
+    seat pays them), ``ron_pays`` on 쏘아, times 3 with ``multiple_ron`` (three winners
+    on one discard, each paid by the discarder).
+
+    >>> payers_factor(MahjongRules()), payers_factor(MahjongRules(multiple_ron=True))
+    (3, 6)
+    """
+    return max(3, rules.ron_pays * (3 if rules.multiple_ron else 1))
+
+
+def max_points(rules: MahjongRules) -> int:
+    """A bound on the points one hand under ``rules`` moves, every payment together,
+    when it starts with an empty 나가리 pot: :func:`payers_factor` ×
+    :func:`max_hand_points`. A pot adds 5 points per drawn hand before it to the
+    first winner's points (so at most :func:`payers_factor` × the pot more); the pot
+    is never multiplied by ``pan_value``.
+
+    >>> max_points(MahjongRules()), max_points(MahjongRules(pan_value=100, multiple_ron=True))
+    (216, 37260)
+    """
+    return payers_factor(rules) * max_hand_points(rules)
 
 
 # -- input checks --------------------------------------------------------------------

@@ -15,7 +15,7 @@ from madang.matgo.rules import RULESET_VERSION
 if TYPE_CHECKING:
     from madang.matgo.match import MatgoMatch
 
-__all__ = ["SPEC", "MatgoSession", "deal", "fair_deal", "frames", "session"]
+__all__ = ["SPEC", "MatgoSession", "deal", "fair_deal", "frames", "max_points", "session"]
 
 _FLAT_WINS = frozenset({"chongtong", "sam_ppeok"})
 
@@ -220,6 +220,14 @@ def fair_deal(rules: Any, key: bytes, game_no: int) -> dict[str, Any]:
     return deal_of_key(rules, key, game_no)
 
 
+def max_points(rules: Any) -> int:
+    """A bound on the points one game under ``rules`` moves (the contract's ``max_points``;
+    :func:`madang.matgo.scoring.max_points`)."""
+    from madang.matgo.scoring import max_points as bound
+
+    return bound(rules)
+
+
 SPEC = GameSpec(
     name="matgo",
     seats=2,
@@ -234,4 +242,5 @@ SPEC = GameSpec(
     bots="madang.bots.matgo_bots",
     encoding="madang.matgo.encode:MatgoEncoding",
     fair_deal=fair_deal,
+    max_points=max_points,
 )

@@ -511,3 +511,41 @@ def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None =
 
 # pickle and copy rebuild these values through their constructors (a compiled build needs it)
 register_values(Pattern, ScoreItem, Mission, Multiplier, ScoreSheet)
+
+
+# -- what one game can move ----------------------------------------------------------
+
+MAX_GO: Final = 9
+"""The most 고 one player can call in a game. A player plays at most ten cards of the
+months (the hand's ten, a bonus card played bringing one in for itself), so takes at
+most ten turns (a 폭탄's three cards give one turn and two token flips), and no 고 is
+called on the last."""
+
+MAX_SHAKES: Final = 4
+"""The most 흔들기 + 폭탄 (+ 총통 played on) one player can count. Each needs three cards of
+a month in the hand, and a month counts once, except with all four of it (a 총통, or a
+흔들기 of four after a draw): then a 폭탄 may follow. So a month gives two at most with
+four cards, one with three, and the ten month cards a player holds in a game give four
+at most (4 + 4 + 2 or 4 + 3 + 3; two 총통 months are one 총통)."""
+
+
+def max_points(rules: MatgoRules) -> int:
+    """A bound on the points one Matgo game under ``rules`` can move, every payment
+    together, when it starts without a 나가리 carry (each 나가리 before it doubles the
+    win): the largest 족보 of the whole deck plus :data:`MAX_GO`, times 2^(MAX_GO − 2),
+    2^:data:`MAX_SHAKES`, the four ×2 박 (피박, 광박, 멍따 or 멍박, 고박) and the largest
+    mission; plus both players' instant payments (첫따닥, 첫뻑, 연뻑, 3연뻑). A sound
+    bound, far above any game seen (``docs/server.md``, Stakes): the multipliers cannot
+    all hold at once.
+
+    >>> max_points(MatgoRules()), max_points(MatgoRules(missions=True))
+    (2359394, 18874466)
+    """
+    from madang.matgo.engine import CHEOT_TTADAK_POINTS, INSTANT_PPEOK
+
+    jokbo = best_jokbo_points(rules.deck_mask)
+    factor = (1 << (MAX_GO - 2)) * (1 << MAX_SHAKES) * 2**4
+    if rules.missions:
+        factor *= max(m.multiplier for m in MISSIONS)
+    instant = CHEOT_TTADAK_POINTS + sum(points for points, _ in INSTANT_PPEOK.values())
+    return (jokbo + MAX_GO) * factor + 2 * instant

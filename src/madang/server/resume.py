@@ -29,6 +29,7 @@ from madang.server.db import run_in_db
 from madang.server.games import Session, make_session
 from madang.server.room import Kind, Room, Seat, Status
 from madang.server.rules_catalogue import option_values
+from madang.server.stakes import worth
 
 log = logging.getLogger("madang.server")
 
@@ -124,6 +125,7 @@ def rebuild(
         rules=rules,
         rules_in_force=option_values(in_force),
         stake=plan["stake"],
+        worth=worth(game, in_force, plan["stake"]),
         private=plan["private"],
         invite=plan["invite"],
         seats=seats,

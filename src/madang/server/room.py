@@ -42,6 +42,9 @@ T = TypeVar("T")
 SPECTATORS = -1
 """The stream key of the spectators."""
 
+SETTLEMENT_FAILED = "settlement failed"
+"""The ``end_reason`` of a game aborted because its settlement could not be written."""
+
 
 try:  # orjson encodes a view ~10x faster than the standard library; optional
     import orjson
@@ -234,6 +237,7 @@ class Room:
         engine: Engine,
         seed: int | None = None,
         on_close: Callable[[Room], None] | None = None,
+        worth: dict[str, Any] | None = None,
     ) -> None:
         self.table_id = table_id
         self.game = game
@@ -242,6 +246,9 @@ class Room:
         """The options changed from the preset (validated when the table was made)."""
         self.rules_in_force = rules_in_force or {}
         self.stake = stake
+        self.worth = worth or {"point": stake, "units": {}}
+        """What a point and the game's other units are worth at this table, and the most
+        one game can move (:func:`madang.server.stakes.worth`)."""
         self.private = private
         self.invite = invite
         self.seats = seats
@@ -342,6 +349,7 @@ class Room:
             "rules": self.rules,
             "rules_in_force": self.rules_in_force,
             "stake": self.stake,
+            "worth": self.worth,
             "private": self.private,
             "status": self.status,
             "seats": [s.public() for s in self.seats],
@@ -706,6 +714,12 @@ class Room:
         except store.AlreadySettled as e:  # settled before a restart: not paid twice
             log.warning("table %s: game %s was settled already", self.table_id, game_id)
             result = dict(e.result or {})
+        except Exception:
+            # Not written (a database fault, an amount past the columns): nobody is
+            # paid, the game is aborted and the table closes — never left playing.
+            log.exception("table %s: game %s could not be settled", self.table_id, game_id)
+            await self._abort_unsettled(game_id)
+            return
         self.games_played += 1
         result["game_id"] = self.game_id
         result["match_over"] = scores is not None
@@ -719,15 +733,42 @@ class Room:
         if leaving:
             await self._close("a player left")
 
-    async def _close(self, reason: str) -> None:
+    async def _abort_unsettled(self, game_id: int) -> None:
+        """A finished game whose settlement could not be written: store it ``aborted``
+        (no payment) with the table closed, tell the players and close. If even that
+        cannot be written (the database is down) the table closes here all the same,
+        and the next start settles or aborts the game once more."""
+        self.asked.clear()
+        try:
+            await run_in_db(self.engine, store.abort_table, self.table_id, SETTLEMENT_FAILED)
+            log.warning("table %s: game %s aborted, nobody paid; table closed",
+                        self.table_id, game_id)  # fmt: skip
+        except Exception:
+            log.exception("table %s: game %s could not be marked aborted either",
+                          self.table_id, game_id)  # fmt: skip
+        await self._close(
+            "the game could not be settled: it is aborted and nobody pays",
+            code="settlement_failed",
+        )
+
+    async def _close(self, reason: str, *, code: str | None = None) -> None:
+        """Close the table: every connection is told why (``code``: a wire code when the
+        table closes on a failure) and closed; the table is stored closed and forgotten,
+        in that order even when the database cannot be written."""
         self.status = Status.CLOSED
         self.closing = True
         self._cancel_timer()
-        text = dumps({"type": "closed", "reason": reason})
+        msg: dict[str, Any] = {"type": "closed", "reason": reason}
+        if code is not None:
+            msg["code"] = code
+        text = dumps(msg)
         for c in self._all_conns():
             c.send(text)
             c.close()
-        await self._save_table()
+        try:
+            await self._save_table()
+        except Exception:
+            log.exception("table %s: its closing could not be stored", self.table_id)
         if self.on_close is not None:
             self.on_close(self)
 

@@ -18,6 +18,7 @@ from madang.server.games import seats as seats_of
 from madang.server.room import Join, Kind, Leave, Room, Seat
 from madang.server.rules_catalogue import option_values
 from madang.server.schemas import body as documented
+from madang.server.stakes import check_table
 from madang.server.wire import WireError
 
 router = APIRouter()
@@ -61,6 +62,7 @@ async def create_table(request: Request) -> Response:
     stake = data.get("stake", config.stakes[0])
     if type(stake) is not int or stake not in config.stakes:
         raise WireError("bad_request", f"stake must be one of {', '.join(map(str, config.stakes))}")
+    worth = check_table(game, in_force, stake)  # one game's bound over the cap: refused
     private = data.get("private", False)
     if not isinstance(private, bool):
         raise WireError("bad_request", "private must be true or false")
@@ -111,6 +113,7 @@ async def create_table(request: Request) -> Response:
         rules=overrides or {},
         rules_in_force=option_values(in_force),
         stake=stake,
+        worth=worth,
         private=private,
         invite=invite,
         seats=seats,

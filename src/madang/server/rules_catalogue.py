@@ -39,7 +39,7 @@ def option_values(rules: object) -> dict[str, Any]:
 def options_of(rules: object) -> list[dict[str, Any]]:
     """Each option of a rules object: ``name``, ``type`` (``bool``, ``int``, ``str``,
     ``enum``), ``default`` and what it allows (``values`` with ``labels`` where the
-    values have names, or ``min`` for an open integer range)."""
+    values have names, or ``min`` and ``max`` for an integer range)."""
     return type(rules).describe() if isinstance(rules, Options) else []
 
 

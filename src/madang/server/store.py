@@ -57,6 +57,17 @@ class AlreadySettled(Exception):
         self.result = result
 
 
+class SettlementError(Exception):
+    """A settlement that cannot be written as it is (an amount past
+    :data:`AMOUNT_LIMIT`); nothing was written."""
+
+
+AMOUNT_LIMIT = 2**53 - 1
+"""The largest points or amount a settlement writes: the 64-bit columns hold more, but a
+JSON client (a browser) reads integers exactly only up to 2⁵³. A table's bound keeps a
+game far below it (:data:`madang.server.stakes.GAME_AMOUNT_CAP`); only a long run of
+나가리 before a game could pass it, and that game is then aborted unpaid."""
+
 _settle_lock = threading.Lock()
 
 
@@ -490,7 +501,8 @@ def finish_game(
 ) -> dict[str, Any]:
     """Settle a finished game in ONE transaction: the record and result, a ledger row
     per payment side (points × stake), and the ratings. Returns the result sent to the
-    players (payments with amounts, rating changes per seat)."""
+    players (payments with amounts, rating changes per seat). A payment past
+    :data:`AMOUNT_LIMIT` raises :class:`SettlementError`, and nothing is written."""
     t = now()
     pays: list[dict[str, Any]] = [
         {"from": f, "to": to, "points": pts, "amount": pts * stake, "reason": r}
@@ -505,6 +517,12 @@ def finish_game(
     }
     if "winners" in outcome:
         result["winners"] = outcome["winners"]
+    for p in pays:
+        if max(abs(p["points"]), abs(p["amount"])) > AMOUNT_LIMIT:
+            raise SettlementError(
+                f"game {game_id}: a payment of {p['points']} points × {stake} is past "
+                f"{AMOUNT_LIMIT}"
+            )
     changes: dict[str, dict[str, float]] = {}
     with _settle_lock, eng.begin() as c:
         # The game's row is claimed first: only the settlement that turns it from

@@ -42,12 +42,14 @@ STATUS: dict[str, int] = {
     "seat_taken": 409,
     "table_full": 409,
     "stake_unconfirmed": 409,
+    "stake_too_high": 400,
     "too_large": 413,
     "rate_limited": 429,
     "bad_media_type": 415,
     "busy": 503,
     "too_many_tables": 429,
     "internal": 500,
+    "settlement_failed": 500,
 }
 
 

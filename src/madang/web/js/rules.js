@@ -90,7 +90,7 @@ export function rulesBox(table, games, testid) {
   );
 }
 
-/** The control of one option: a choice of its allowed values, or a number from `min`. */
+/** The control of one option: a choice of its allowed values, or a number `min`–`max`. */
 function control(game, o, onChange) {
   const attrs = { dataset: { option: o.name, type: o.type }, onchange: onChange };
   if (o.type === "bool" || o.values) {
@@ -102,7 +102,14 @@ function control(game, o, onChange) {
     );
   }
   if (o.type === "int")
-    return h("input", { ...attrs, type: "number", min: o.min, step: 1, inputmode: "numeric" });
+    return h("input", {
+      ...attrs,
+      type: "number",
+      min: o.min,
+      max: o.max,
+      step: 1,
+      inputmode: "numeric",
+    });
   return h("input", { ...attrs, type: "text" });
 }
 

@@ -147,6 +147,14 @@ function askToJoin(root, table, rules) {
         },
         h("h2#join-title", {}, t("join.title", { id: table.id, game: t(`game.${table.game}`) })),
         h("p.join-stake", {}, t("join.stake", { stake: table.stake })),
+        // what the game's other units are worth here (a mahjong 판), as the server says
+        ...Object.entries(table.worth?.units || {}).map(([unit, w]) =>
+          h(
+            "p.join-unit",
+            { dataset: { unit } },
+            t(`join.unit.${unit}`, { points: w.points, amount: w.amount }),
+          ),
+        ),
         h("p", {}, t("join.rules", { preset: presetName(table.game, table.preset) })),
         rulesBox(table, rules, "join-rules"),
         h("div.actions", {}, sit, watch),
@@ -593,13 +601,16 @@ export async function tablePage(root, tableId, invite, me) {
           st.seats = msg.seats;
           render();
           break;
-        case "closed":
+        case "closed": {
+          // a table closed on a failure says which (settlement_failed: nobody paid)
+          const text = msg.code ? errorText(msg) : t("error.table_closed");
           st.status = "closed";
           nextBar.classList.add("hidden");
-          addLine(t("error.table_closed"), "closed");
+          addLine(text, "closed");
           persist();
-          toast(t("error.table_closed"), "error");
+          toast(text, "error");
           break;
+        }
         case "error":
           toast(errorText(msg), "error");
           break;
