@@ -14,14 +14,17 @@ Needs PostgreSQL (``MADANG_TEST_POSTGRES_URL``), Debian's ``redis-server`` and
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
+import resource
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+import websockets
 from tests.server.cluster import (
     Node,
     Player,
@@ -30,7 +33,9 @@ from tests.server.cluster import (
     guest,
     have_cluster_tools,
     http,
+    loopback,
     new_table,
+    spectate,
 )
 from tests.server.conftest import PG_URL, reset_postgres
 
@@ -195,6 +200,109 @@ def test_a_client_plays_through_any_process_and_the_lobby_is_shared(cluster: Clu
     _, health = http(cluster.nodes[0].port, "GET", "/api/health")
     assert health["ok"] and health["node"] == "n0"
     assert "madang_moves_total" in _get_text(cluster.nodes[1].port, "/metrics")
+
+
+def waiting_table(cluster: Cluster) -> int:
+    """A matgo table waiting for its second person (no game: nothing to send)."""
+    _, got = http(cluster.proxy.port, "POST", "/api/tables",
+                  {"game": "matgo", "stake": 1, "seats": [{"kind": "human"}, {"kind": "human"}]},
+                  cluster.cookie)  # fmt: skip
+    return int(got["table"]["id"])
+
+
+async def flood(port: int, table_id: int, source: str, pings: int) -> str:
+    """A socket from ``source`` that says hello and sends ``pings`` ping frames: how it
+    ended."""
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+    try:
+        async with websockets.connect(url, local_addr=(source, 0), ping_interval=None,
+                                      compression=None) as ws:  # fmt: skip
+            await ws.send(json.dumps({"type": "hello", "last_version": None}))
+            for _ in range(pings):
+                await ws.ping()
+            await asyncio.wait_for(ws.wait_closed(), 10)
+            return f"closed {ws.close_code}"
+    except websockets.ConnectionClosed as e:
+        return f"closed {e.rcvd.code if e.rcvd is not None else None}"
+    except (OSError, websockets.WebSocketException, TimeoutError) as e:
+        return f"refused ({type(e).__name__})"
+
+
+def test_one_clients_ping_flood_bans_only_that_client(cluster: Cluster) -> None:
+    """Review §3.1: through HAProxy, a client that floods ping frames (three sockets,
+    one per process, 60 pings each) is closed (1008) and refused for a while; every new
+    socket from other addresses meanwhile is served."""
+    tid = waiting_table(cluster)
+    port = cluster.proxy.port
+
+    async def main() -> tuple[list[str], list[str], list[str]]:
+        floods = [await flood(port, tid, "127.0.7.8", 60) for _ in range(3)]
+        honest: list[str] = []
+        end = time.monotonic() + 12
+        while time.monotonic() < end:
+            honest.append(await spectate(port, tid, loopback(len(honest), net=11)))
+            await asyncio.sleep(0.25)
+        again = [await spectate(port, tid, "127.0.7.8") for _ in range(3)]
+        return floods, honest, again
+
+    floods, honest, again = asyncio.run(main())
+    print(f"\nping flood: {floods}; honest new sockets during the ban: "
+          f"{honest.count('ok')} of {len(honest)} served; the flooder again: {again}")  # fmt: skip
+    assert all(f == "closed 1008" or f.startswith("refused") for f in floods), floods
+    assert "closed 1008" in floods
+    assert honest and honest.count("ok") == len(honest), honest
+    assert again.count("ok") < 3, again  # refused by the processes that banned it
+
+
+def test_a_thousand_honest_sockets_from_distinct_addresses_are_all_served(
+    cluster: Cluster,
+) -> None:
+    """Review §3.1: 1,000 spectators, each from its own address, all through HAProxy
+    and all open at once, are all welcomed (the per-address caps count each client,
+    not the proxy)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1500:
+        pytest.skip(f"needs 1,500 open files (ulimit -n is {soft})")
+    tid = waiting_table(cluster)
+    n = int(os.environ.get("CLUSTER_SOCKETS", "1000"))
+
+    async def main() -> tuple[list[str], str]:
+        hold = asyncio.Event()
+        gate = asyncio.Semaphore(40)  # sockets opening at once
+        welcomed: set[str] = set()
+        tasks = [
+            asyncio.create_task(
+                spectate(
+                    cluster.proxy.port, tid, loopback(i), hold=hold, gate=gate, welcomed=welcomed
+                )
+            )
+            for i in range(n)
+        ]
+        deadline = time.monotonic() + 150
+        while len(welcomed) + sum(t.done() for t in tasks) < n and time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+        open_now = await asyncio.to_thread(_spectators, cluster, tid)  # all held open
+        hold.set()
+        return list(await asyncio.gather(*tasks)), open_now
+
+    t0 = time.monotonic()
+    results, open_now = asyncio.run(main())
+    took = time.monotonic() - t0
+    welcomed = results.count("ok")
+    failures = sorted({r for r in results if r != "ok"})[:5]
+    print(f"\n{welcomed} of {n} sockets from distinct addresses welcomed in {took:.1f} s "
+          f"(the table counted {open_now} spectators); failures: {failures}")  # fmt: skip
+    assert welcomed == n
+
+
+def _spectators(cluster: Cluster, table_id: int) -> str:
+    """How many spectators the table counts (as one process's routes see it)."""
+    try:
+        _, got = http(cluster.nodes[0].port, "GET", f"/api/tables/{table_id}",
+                      cookie=cluster.cookie)  # fmt: skip
+    except OSError as e:
+        return f"not known: {type(e).__name__}"
+    return str(got["table"].get("spectators"))
 
 
 def test_kill_9_of_a_process_loses_no_game(cluster: Cluster) -> None:
