@@ -33,6 +33,7 @@ from tests.server.cluster import (
     guest,
     have_cluster_tools,
     http,
+    http_from,
     loopback,
     new_table,
     spectate,
@@ -303,6 +304,36 @@ def _spectators(cluster: Cluster, table_id: int) -> str:
     except OSError as e:
         return f"not known: {type(e).__name__}"
     return str(got["table"].get("spectators"))
+
+
+def wrong_logins_before_429(cluster: Cluster, name: str, sources: list[str]) -> int:
+    """Wrong passwords for ``name`` through HAProxy, from each of ``sources`` in turn
+    (round robin over the processes), until the first 429."""
+    for n in range(200):
+        status, _ = http_from(sources[n % len(sources)], cluster.proxy.port, "POST",
+                              "/api/login", {"username": name, "password": "wrong-password"})  # fmt: skip
+        if status == 429:
+            return n
+        assert status == 401, status
+    raise AssertionError("never throttled")
+
+
+def test_login_throttles_hold_across_the_processes(cluster: Cluster) -> None:
+    """Review §3.5: through HAProxy and three processes, wrong passwords for one name
+    from one address get 5 answers before the first 429, as on one process (before:
+    15); from many addresses, the name's 50 an hour (before: 150)."""
+    for name in ("throttled1", "throttled2"):
+        http(cluster.proxy.port, "POST", "/api/register",
+             {"username": name, "password": "right-password"})  # fmt: skip
+    one = wrong_logins_before_429(cluster, "throttled1", ["127.0.20.1"])
+    many = wrong_logins_before_429(cluster, "throttled2", [loopback(i, 21) for i in range(200)])
+    print(f"\nwrong passwords before the first 429: one address one name {one}, "
+          f"many addresses one name {many}")  # fmt: skip
+    assert (one, many) == (5, 50)
+    # the owner, from elsewhere with the right password, is not the one blocked
+    status, _ = http_from("127.0.20.2", cluster.proxy.port, "POST", "/api/login",
+                          {"username": "throttled1", "password": "right-password"})  # fmt: skip
+    assert status == 200
 
 
 def test_kill_9_of_a_process_loses_no_game(cluster: Cluster) -> None:
