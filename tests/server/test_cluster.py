@@ -310,8 +310,9 @@ def wrong_logins_before_429(cluster: Cluster, name: str, sources: list[str]) -> 
     """Wrong passwords for ``name`` through HAProxy, from each of ``sources`` in turn
     (round robin over the processes), until the first 429."""
     for n in range(200):
+        body = {"username": name, "password": "wrong-password"}
         status, _ = http_from(sources[n % len(sources)], cluster.proxy.port, "POST",
-                              "/api/login", {"username": name, "password": "wrong-password"})  # fmt: skip
+                              "/api/login", body)  # fmt: skip
         if status == 429:
             return n
         assert status == 401, status

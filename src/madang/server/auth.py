@@ -228,9 +228,7 @@ class LoginThrottle:
         strikes, blocked = self._keys(key)
 
         def count(st: Storage, limiter: MovingWindowRateLimiter) -> None:
-            if limiter.hit(self._item, self.name, key) and limiter.test(
-                self._item, self.name, key
-            ):
+            if limiter.hit(self._item, self.name, key) and limiter.test(self._item, self.name, key):
                 return  # under the limit
             n = st.incr(strikes, 86400)
             limiter.clear(self._item, self.name, key)
