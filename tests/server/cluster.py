@@ -362,9 +362,7 @@ async def spectate(
             while True:
                 m = json.loads(await asyncio.wait_for(ws.recv(), 30))
                 if m["type"] in ("welcome", "snapshot"):
-                    break
-                if m["type"] == "error":
-                    return f"error {m.get('code')}"
+                    break  # (an error, e.g. busy, comes before the socket is closed)
         finally:
             if gate is not None:
                 gate.release()

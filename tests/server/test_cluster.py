@@ -337,6 +337,74 @@ def test_login_throttles_hold_across_the_processes(cluster: Cluster) -> None:
     assert status == 200
 
 
+async def close_code(port: int, table_id: int) -> int | str:
+    """Open a socket to a table and say hello: the code it is closed with, or "ok"
+    when it is welcomed."""
+    got = await spectate(port, table_id, "127.0.0.1")
+    return int(got.split()[1]) if got.startswith("closed ") else got
+
+
+def test_a_socket_to_a_table_between_owners_is_told_to_try_again(cluster: Cluster) -> None:
+    """Issue 25, point 10: a socket that reaches a process while its open table has no
+    owner to reach (the owner killed, its lobby entry missing) is closed with 1013 (try
+    again), and reconnects once the table has an owner; 4404 stays for tables that are
+    not open."""
+    import redis
+
+    r = redis.Redis.from_url(cluster.redis.url, decode_responses=True)
+    port = cluster.proxy.port
+    tid = waiting_table(cluster)
+    entry = r.hget("madang:tables", str(tid))
+    assert entry is not None
+    owner = next(n for n in cluster.nodes if n.name == json.loads(entry)["owner"])
+    other = next(n for n in cluster.nodes if n is not owner)
+    # the lobby entry gone (as after Redis restarted empty, before the owner republishes)
+    r.hdel("madang:tables", str(tid))
+    assert asyncio.run(close_code(other.port, tid)) == 1013
+    r.hset("madang:tables", str(tid), entry)
+    assert asyncio.run(close_code(other.port, tid)) == "ok"
+    # the owner killed: its lease runs out, then another process claims the table
+    owner.kill()
+    try:
+        codes = []
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            codes.append(asyncio.run(close_code(other.port, tid)))
+            if codes[-1] == "ok":
+                break
+            time.sleep(0.3)
+        print(f"\nsockets to a table whose owner was killed: {codes}")
+        assert codes[-1] == "ok" and set(codes[:-1]) <= {1013} and 1013 in codes, codes
+    finally:
+        owner.start()
+        cluster.wait_ready(owner)
+    # not open: closed, or never made
+    assert asyncio.run(close_code(port, 2_000_000)) == 4404
+    assert asyncio.run(close_code(port, 2**40)) == 4404
+    assert asyncio.run(close_code(port, closed_table(cluster))) == 4404
+
+
+def closed_table(cluster: Cluster) -> int:
+    """A closed table: one of the module's, else one played to its end now."""
+    with cluster.engine.connect() as c:
+        tid = c.execute(sa.select(db.tables.c.id).where(db.tables.c.status == "closed")).scalar()
+    if tid is not None:
+        return int(tid)
+    tid = new_table(cluster.proxy.port, cluster.cookie, "matgo")
+    player = Player(cluster.proxy.port, cluster.cookie, tid, random.Random(1))
+    asyncio.run(player.play(time.monotonic() + 60))  # then it leaves: the table closes
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        with cluster.engine.connect() as c:
+            status = c.execute(
+                sa.select(db.tables.c.status).where(db.tables.c.id == player.table_id)
+            ).scalar()
+        if status == "closed":
+            return player.table_id
+        time.sleep(0.2)
+    raise AssertionError("the played table did not close")
+
+
 def test_kill_9_of_a_process_loses_no_game(cluster: Cluster) -> None:
     before = cluster.metric("madang_failovers_total")
     victim = cluster.nodes[1]
@@ -372,3 +440,44 @@ def test_redis_restarted_empty_and_every_game_still_settles_once(cluster: Cluste
 
     players = cluster.play(["matgo"] * 4 + ["mahjong"] * 2, restart_redis)
     cluster.settled(players)
+
+
+def test_a_redis_outage_keeps_every_process_in_the_proxys_rotation(cluster: Cluster) -> None:
+    """Review §3.6: with Redis stopped, every process stays in HAProxy's rotation
+    (``/api/ready`` asks the database, not Redis): guests are made and logins work
+    through the proxy (the account caps and throttles count per process meanwhile), a
+    socket to a table reaches it through retries (1013 elsewhere), and the operator's
+    ``/api/ready/redis`` says Redis is down; then Redis comes back."""
+    port = cluster.proxy.port
+    http(port, "POST", "/api/register", {"username": "outage1", "password": "right-password"})
+    tid = waiting_table(cluster)
+    cluster.redis.kill()
+    try:
+        time.sleep(2.5)  # the proxy checks each process every 0.5 s
+        guests = [http_from(loopback(i, 30), port, "POST", "/api/guest", {})[0]
+                  for i in range(12)]  # fmt: skip
+        login, _ = http_from("127.0.30.200", port, "POST", "/api/login",
+                             {"username": "outage1", "password": "right-password"})  # fmt: skip
+        nodes = {http(port, "GET", "/api/health")[1]["node"] for _ in range(9)}
+        ready = [http(n.port, "GET", "/api/ready")[1]["ready"] for n in cluster.nodes]
+        redis_checks = [http_from("127.0.0.1", n.port, "GET", "/api/ready/redis")
+                        for n in cluster.nodes]  # fmt: skip
+        codes: list[int | str] = []
+        for _ in range(15):  # round robin: the owner serves it, the others say 1013
+            codes.append(asyncio.run(close_code(port, tid)))
+            if codes[-1] == "ok":
+                break
+        print(f"\nRedis down: guests {guests}, login {login}, in rotation {sorted(nodes)}, "
+              f"ready {ready}, /api/ready/redis {[c for c, _ in redis_checks]}, "
+              f"a socket to a table: {codes}")  # fmt: skip
+        assert guests == [201] * 12 and login == 200
+        assert nodes == {"n0", "n1", "n2"} and ready == [True, True, True]
+        assert all(c == 503 and b["redis"] == "unreachable" for c, b in redis_checks)
+        assert codes[-1] == "ok" and set(codes[:-1]) <= {1013}, codes
+    finally:
+        cluster.redis.start()
+    end = time.monotonic() + 20
+    while any(http_from("127.0.0.1", n.port, "GET", "/api/ready/redis")[0] != 200
+              for n in cluster.nodes):  # fmt: skip
+        assert time.monotonic() < end, "Redis is not back"
+        time.sleep(0.2)
