@@ -312,10 +312,17 @@ class Cluster:
     # ------------------------------------------------------------------ tables here
 
     async def claim_new(self, room: Room) -> None:
-        """A table made here: its lease (no one else can hold a new id) and lobby entry
-        (if Redis does not answer, the lease renewer claims it when it does)."""
+        """A table made here: its lease (no one else can hold a new id) and lobby entry,
+        both written before the table is announced, so that every process finds it at
+        once (if Redis does not answer, the renewer claims it and the sender publishes
+        it when Redis does)."""
+        text = json.dumps(directory_entry(room, self.node), separators=(",", ":"))
         try:
-            await self.redis.set(LEASE.format(room.table_id), self.node, px=self.lease_ms)
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.set(LEASE.format(room.table_id), self.node, px=self.lease_ms)
+            pipe.hset(DIRECTORY, str(room.table_id), text)
+            await pipe.execute()
+            self._published[room.table_id] = text
         except Exception as e:
             if not _unreachable(e):
                 raise
