@@ -147,18 +147,27 @@ _V2_MAX = 16 + 4096
 
 def trusted_hosts(spec: str | None) -> Callable[[str], bool]:
     """Whether an address is one of ``spec``'s (``forwarded_allow_ips``: comma-separated
-    addresses or networks, ``*`` for any; None or empty: none).
+    addresses or networks, ``*`` for any; None or empty: none). As uvicorn reads it, an
+    item that is neither matches only itself, as text.
 
-    >>> t = trusted_hosts("127.0.0.1, 10.0.0.0/8")
-    >>> t("127.0.0.1"), t("10.1.2.3"), t("127.0.0.2"), t("?")
-    (True, True, False, False)
+    >>> t = trusted_hosts("127.0.0.1, 10.0.0.0/8, localhost")
+    >>> t("127.0.0.1"), t("10.1.2.3"), t("127.0.0.2"), t("?"), t("localhost")
+    (True, True, False, False, True)
     """
     items = [x.strip() for x in (spec or "").split(",") if x.strip()]
     if "*" in items:
         return lambda _addr: True
-    nets = [ipaddress.ip_network(x, strict=False) for x in items]
+    nets: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+    literals: set[str] = set()
+    for item in items:
+        try:
+            nets.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            literals.add(item)
 
     def trusted(addr: str) -> bool:
+        if addr in literals:
+            return True
         try:
             ip = ipaddress.ip_address(addr)
         except ValueError:
