@@ -73,8 +73,10 @@ class Setup:
         reset_postgres(db_url)
         self.redis = RedisServer(folder)
         self.single = single
+        # one address (the load generator's) opens every socket: lift the per-address caps
         opts = {"bot_delay": 0.0, "turn_seconds": 60.0, "next_game_seconds": 0.2,
-                "grace_seconds": 30.0}  # fmt: skip
+                "grace_seconds": 30.0, "connections_per_address": 100000,
+                "ws_per_address": 100000}  # fmt: skip
         self.nodes = [Node(f"n{i}", db_url, "" if single else self.redis.url, folder, **opts)
                       for i in range(n)]  # fmt: skip
         self.proxy = Proxy(self.nodes, folder)

@@ -963,3 +963,42 @@ def test_join_dialog_says_what_a_point_and_a_pan_are_worth(server: str, browser:
     finally:
         for ctx in (host, guest):
             ctx.close()
+
+
+def test_the_table_socket_retries_on_1013_and_stops_on_4404(
+    quick_server: str, browser: Any
+) -> None:
+    """Issue 25, point 10: a socket closed with 1013 (the table is between servers)
+    reconnects; one closed with 4404 (no such open table) does not ask again."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    tries = {"moving": 0, "gone": 0}
+
+    def moving(ws: Any) -> None:
+        tries["moving"] += 1
+        ws.close(code=1013, reason="try again")
+
+    def gone(ws: Any) -> None:
+        tries["gone"] += 1
+        ws.close(code=4404, reason="no open table")
+
+    try:
+        page.route_web_socket(re.compile(r".*/ws/tables/424242$"), moving)
+        page.route_web_socket(re.compile(r".*/ws/tables/434343$"), gone)
+        page.goto(quick_server + "/")
+        page.evaluate(
+            """async () => {
+              const { TableSocket } = await import("/static/js/api.js");
+              window.seen = { moving: [], gone: [] };
+              window.socks = [
+                new TableSocket(424242, { onMessage() {}, onStatus: (s) => seen.moving.push(s) }),
+                new TableSocket(434343, { onMessage() {}, onStatus: (s) => seen.gone.push(s) }),
+              ];
+            }"""
+        )
+        page.wait_for_timeout(2500)  # retries after 0.5 s, then 1 s
+        seen = page.evaluate("() => { for (const s of socks) s.close(); return seen; }")
+        assert tries["moving"] >= 2 and "closed" in seen["moving"], (tries, seen)
+        assert tries["gone"] == 1 and seen["gone"] == ["connecting", "gone"], (tries, seen)
+    finally:
+        context.close()

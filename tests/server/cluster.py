@@ -101,8 +101,8 @@ class Node:
         args += ["--bot-delay", str(o.pop("bot_delay")), "--claim-seconds"]
         args += [str(o.pop("claim_seconds")), "--turn-seconds", str(o.pop("turn_seconds"))]
         args += ["--tables-per-user", "1000", "--guest-limit", "100000/hour"]
-        args += ["--connections-per-address", "100000", "--ws-per-address", "100000"]
-        args += ["--forwarded-allow-ips", "127.0.0.1"]  # HAProxy's X-Forwarded-For
+        # as docs/deploy.md: HAProxy (on 127.0.0.1) names each client (PROXY protocol)
+        args += ["--forwarded-allow-ips", "127.0.0.1", "--proxy-protocol"]
         for k, v in {"grace_seconds": 0.5, "next_game_seconds": 0.5, "bot_budget_s": 0.01,
                      "argon2_time_cost": 1, "argon2_memory_kib": 8192, **o}.items():  # fmt: skip
             args += ["--set", f"{k}={v}"]
@@ -145,7 +145,6 @@ defaults
     timeout server 60s
     timeout tunnel 1h
     option redispatch
-    option forwardfor
     retries 3
 frontend madang
     bind 127.0.0.1:{port}
@@ -154,7 +153,7 @@ backend nodes
     balance roundrobin
     option httpchk GET /api/ready
     timeout check 2s
-    default-server inter 500ms fall 2 rise 1
+    default-server inter 500ms fall 2 rise 1 send-proxy-v2
 {servers}
 """
 
@@ -332,3 +331,72 @@ class Player:
                 self.last_move_at = time.monotonic()
                 await ws.send(json.dumps({"type": "act", "version": m["version"],
                                           "action": move}))  # fmt: skip
+
+
+def loopback(n: int, net: int = 10) -> str:
+    """The ``n``-th of the loopback addresses ``127.net.*.*`` (a distinct client)."""
+    return f"127.{net}.{n // 250}.{n % 250 + 1}"
+
+
+async def spectate(
+    port: int,
+    table_id: int,
+    source: str,
+    *,
+    hold: asyncio.Event | None = None,
+    gate: asyncio.Semaphore | None = None,
+    welcomed: set[str] | None = None,
+) -> str:
+    """Watch a table from the address ``source``: "ok" once welcomed (added to
+    ``welcomed``, then the socket is held until ``hold`` is set), else what went wrong.
+    ``gate`` bounds how many sockets are opening at once."""
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+    ws = None
+    try:
+        if gate is not None:
+            await gate.acquire()
+        try:
+            ws = await websockets.connect(url, local_addr=(source, 0), open_timeout=30,
+                                          ping_interval=None, compression=None)  # fmt: skip
+            await ws.send(json.dumps({"type": "hello", "last_version": None}))
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if m["type"] in ("welcome", "snapshot"):
+                    break  # (an error, e.g. busy, comes before the socket is closed)
+        finally:
+            if gate is not None:
+                gate.release()
+        if welcomed is not None:
+            welcomed.add(source)
+        if hold is not None:
+            await hold.wait()
+        return "ok"
+    except websockets.ConnectionClosed as e:
+        return f"closed {e.rcvd.code if e.rcvd is not None else None}"
+    except (OSError, websockets.WebSocketException, TimeoutError) as e:
+        return f"{type(e).__name__}: {e}"[:120]
+    finally:
+        if ws is not None:
+            await ws.close()
+
+
+def http_from(
+    source: str, port: int, method: str, path: str, body: Any = None, cookie: str | None = None
+) -> tuple[int, Any]:
+    """One JSON request from the address ``source``: (status, body); never raises on
+    an HTTP error status."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15, source_address=(source, 0))
+    try:
+        headers = {"Content-Type": "application/json", **({"Cookie": cookie} if cookie else {})}
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        r = conn.getresponse()
+        raw = r.read()
+        try:
+            data = json.loads(raw or b"null")
+        except ValueError:
+            data = raw.decode(errors="replace")
+        return r.status, data
+    finally:
+        conn.close()

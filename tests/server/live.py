@@ -65,12 +65,15 @@ class Live:
         with urllib.request.urlopen(req, timeout=10) as r:
             return int(json.loads(r.read())["table"]["id"])
 
-    def raw(self) -> socket.socket:
+    def raw(self, proxy: bytes = b"") -> socket.socket:
+        """A connection; ``proxy``: the PROXY protocol header it begins with."""
         s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        if proxy:
+            s.sendall(proxy)
         return s
 
-    def websocket(self, path: str = "/ws/tables/1") -> socket.socket:
-        s = self.raw()
+    def websocket(self, path: str = "/ws/tables/1", proxy: bytes = b"") -> socket.socket:
+        s = self.raw(proxy)
         key = base64.b64encode(os.urandom(16)).decode()
         s.sendall(
             (

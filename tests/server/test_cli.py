@@ -40,3 +40,15 @@ def test_every_setting_has_a_flag() -> None:
     for bad in (["--set", "no_such=1"], ["--set", "max_body=big"], ["--stakes", "x"]):
         with pytest.raises(SystemExit):
             config_from_args(build_parser("serve").parse_args(["serve", *bad]))
+
+
+def test_the_proxy_protocol_is_read_only_from_named_proxies() -> None:
+    """``--proxy-protocol`` believes the header of the ``--forwarded-allow-ips`` only:
+    without them it would believe nobody's, so it is refused."""
+    from madang.server.cli import config_from_args
+
+    parse = build_parser("serve").parse_args
+    c = config_from_args(parse(["serve", "--proxy-protocol", "--forwarded-allow-ips", "10.0.0.2"]))
+    assert c.proxy_protocol and c.forwarded_allow_ips == "10.0.0.2"
+    with pytest.raises(SystemExit, match="forwarded-allow-ips"):
+        config_from_args(parse(["serve", "--proxy-protocol"]))

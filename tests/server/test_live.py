@@ -150,3 +150,84 @@ def test_forwarded_headers_only_from_a_configured_proxy(live: Callable[..., Live
     # Behind a configured proxy (loopback here), each forwarded address is its own.
     proxied = live(login_address_failures=3, forwarded_allow_ips="127.0.0.1")
     assert failed_logins(proxied, 4) == [401, 401, 401, 401]
+
+
+def proxy_v1(client: str, port: int = 40000) -> bytes:
+    """HAProxy's ``send-proxy`` header for a client at ``client``."""
+    return f"PROXY TCP4 {client} 127.0.0.1 {port} 8000\r\n".encode()
+
+
+def proxy_v2(client: str, port: int = 40000) -> bytes:
+    """HAProxy's ``send-proxy-v2`` header (PROXY, TCP over IPv4) for ``client``."""
+    addrs = bytes(map(int, client.split("."))) + bytes([127, 0, 0, 1])
+    body = addrs + port.to_bytes(2, "big") + (8000).to_bytes(2, "big")
+    return b"\r\n\r\n\x00\r\nQUIT\n\x21\x11" + len(body).to_bytes(2, "big") + body
+
+
+def request(s: Any, head: bytes) -> bytes:
+    """Send one request on ``s`` and read until the peer closes (or 5 s)."""
+    with contextlib.suppress(OSError):  # a connection aborted already takes nothing
+        s.sendall(head)
+    return closed_within(s, 5.0) or b""
+
+
+GET = b"GET /api/config HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+
+
+@pytest.mark.parametrize("header", [proxy_v1, proxy_v2], ids=["v1", "v2"])
+def test_a_trusted_proxy_names_the_client_every_limit_counts(
+    live: Callable[..., Live], header: Callable[..., bytes]
+) -> None:
+    """Behind a proxy (the PROXY protocol), the connection cap, the control-frame ban
+    and the app's per-address limits count the client the proxy names, not the proxy."""
+    srv = live(proxy_protocol=True, forwarded_allow_ips="127.0.0.1",
+               connections_per_address=2, read_timeout_s=30.0, login_address_failures=2,
+               ws_control_burst=5.0, ws_address_control_burst=5.0)  # fmt: skip
+    held = [srv.raw(header("198.51.100.1", 40000 + i)) for i in range(2)]
+    time.sleep(0.2)
+    third = srv.raw(header("198.51.100.1", 40003))
+    assert closed_within(third, 3.0) == b""  # that client's cap: aborted at once
+    other = srv.raw(header("198.51.100.2"))  # another client through the same proxy
+    assert request(other, GET).startswith(b"HTTP/1.1 200")
+    for s in held:
+        s.close()
+    # the app sees the client too: its login throttle is the client's own
+    body = b'{"username":"nobody","password":"wrong-pw"}'
+    login = (b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))  # fmt: skip
+    codes = [request(srv.raw(header("198.51.100.3")), login)[9:12] for _ in range(3)]
+    assert codes == [b"401", b"401", b"429"]
+    assert request(srv.raw(header("198.51.100.4")), login)[9:12] == b"401"
+    # one client's ping flood bans that client only
+    path = f"/ws/tables/{srv.table()}"
+    flooder = srv.websocket(path, header("198.51.100.5"))
+    with contextlib.suppress(OSError):
+        flooder.sendall(PING * 200)
+    got = closed_within(flooder, 5.0)
+    assert got is not None and (1008).to_bytes(2, "big") in got
+    with pytest.raises(ConnectionError):
+        srv.websocket(path, header("198.51.100.5", 41000)).recv(1)
+    honest = srv.websocket(path, header("198.51.100.6"))
+    honest.sendall(PING)
+    honest.settimeout(2)
+    assert b"\x8a\x00" in honest.recv(4096)
+    honest.close()
+
+
+def test_a_proxy_header_from_anyone_else_is_not_believed(live: Callable[..., Live]) -> None:
+    """Only the proxies of ``forwarded_allow_ips`` may name a client: anyone else's
+    PROXY header is a malformed request, and a trusted proxy's own requests (its health
+    checks, without a header) are served as its own."""
+    srv = live(proxy_protocol=True, forwarded_allow_ips="192.0.2.1", connections_per_address=1,
+               read_timeout_s=30.0)  # fmt: skip
+    assert request(srv.raw(proxy_v1("198.51.100.9")), GET).startswith(b"HTTP/1.1 400")
+    held = srv.raw()  # 127.0.0.1's one connection
+    time.sleep(0.2)
+    # a header claiming another client does not get it a fresh count: aborted at once
+    assert request(srv.raw(proxy_v1("198.51.100.10")), GET) == b""
+    held.close()
+    time.sleep(0.2)
+    trusted = live(proxy_protocol=True, forwarded_allow_ips="127.0.0.1")
+    assert request(trusted.raw(), GET).startswith(b"HTTP/1.1 200")  # no header
+    assert request(trusted.raw(b"PROXY UNKNOWN\r\n"), GET).startswith(b"HTTP/1.1 200")
+    assert request(trusted.raw(b"PROXY TCP4 nonsense\r\n"), GET) == b""  # aborted

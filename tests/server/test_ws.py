@@ -247,3 +247,28 @@ def test_restart_keeps_finished_games_and_resumes_running_ones(
         snap = hello(ws)
         # the bot may have moved on since; seat 0 has not (it is waited for)
         assert snap["game_no"] == nxt["game_no"] and snap["view"]["hand"] == nxt["view"]["hand"]
+
+
+def test_a_socket_to_no_open_table_is_closed_4404(client: TestClient) -> None:
+    """A table that was never made (or whose id is no id) is gone for good: 4404 after
+    a ``not_found`` error, which tells the client not to ask again (a table that is
+    only moving gets 1013: ``tests/server/test_cluster.py``)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    for tid in (999_999, 2**40):
+        with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert ws.receive_json()["code"] == "not_found"
+            try:
+                ws.receive_text()
+            except WebSocketDisconnect as e:
+                assert e.code == 4404
+            else:
+                raise AssertionError("not closed")
+
+
+def test_the_proxy_check_and_the_operator_check_of_redis(client: TestClient) -> None:
+    """``/api/ready`` (the proxy's) asks the database; ``/api/ready/redis`` (the
+    operator's) says a process without Redis uses none."""
+    assert client.get("/api/ready").json() == {"ready": True, "problems": []}
+    r = client.get("/api/ready/redis")
+    assert r.status_code == 200 and r.json()["redis"] == "not used"

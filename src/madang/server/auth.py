@@ -21,12 +21,11 @@ import time
 import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from limits import parse
+from limits import RateLimitItemPerSecond, parse
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
@@ -138,40 +137,83 @@ class Passwords:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-@dataclass
-class _Entry:
-    failures: list[float] = field(default_factory=list)
-    blocked_until: float = 0.0
-    strikes: int = 0
+class Counters:
+    """Where the per-address limits and the login throttles count (``limits``'
+    storage): this process's memory, or Redis when several processes serve the same
+    players (``redis_url``), so that a count is the cluster's, not one process's.
+
+    While Redis does not answer, each process counts in its own memory (the limits then
+    hold per process: at most one process's share more each) and tries Redis again
+    after ``retry_s``; nothing is refused for want of Redis, and a Redis call waits at
+    most ``timeout_s``.
+    """
+
+    def __init__(self, redis_url: str = "", retry_s: float = 5.0, timeout_s: float = 0.5) -> None:
+        self.local: Storage = MemoryStorage()
+        self.shared: Storage | None = None
+        if redis_url:
+            shared = storage_from_string(
+                redis_url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s
+            )
+            assert isinstance(shared, Storage)  # the synchronous kind (redis://)
+            self.shared = shared
+        self._limiters = {id(self.local): MovingWindowRateLimiter(self.local)}
+        if self.shared is not None:
+            self._limiters[id(self.shared)] = MovingWindowRateLimiter(self.shared)
+        self._retry_s = retry_s
+        self._down_until = 0.0
+
+    @property
+    def sharing(self) -> bool:
+        """Whether the counts are the cluster's now (False: this process's)."""
+        return self.shared is not None and time.monotonic() >= self._down_until
+
+    def run(self, fn: Callable[[Storage, MovingWindowRateLimiter], T]) -> T:
+        """``fn(storage, limiter)`` on the shared store, or on this process's memory
+        while the shared one is down."""
+        if self.shared is not None and self.sharing:
+            try:
+                return fn(self.shared, self._limiters[id(self.shared)])
+            except Exception as e:  # Redis is down: count here meanwhile
+                log.warning("shared limits unavailable (%s): counted in this process", e)
+                self._down_until = time.monotonic() + self._retry_s
+        return fn(self.local, self._limiters[id(self.local)])
 
 
 class LoginThrottle:
     """Failed logins per key: after ``limit`` failures in ``window`` seconds the key is
-    blocked for 60 s, doubling with each further block up to 15 minutes. A success
-    clears the key.
+    blocked for 60 s, doubling with each further block (within a day) up to 15 minutes.
+    A success clears the key. Counted in :class:`Counters` (shared by a cluster's
+    processes when it has Redis).
 
     The app keeps three of these (:class:`Throttles`): per name *and* address, per
     address, and a slower one per name.
 
-    >>> t = LoginThrottle(limit=2, window=60, clock=lambda: 0.0)
-    >>> t.fail("u:a"); t.fail("u:a"); t.retry_after("u:a")
-    60.0
+    >>> t = LoginThrottle(limit=2, window=60)
+    >>> t.fail("u:a"); t.fail("u:a"); round(t.retry_after("u:a"))
+    60
     """
 
     def __init__(
-        self, limit: int = 5, window: float = 300.0, clock: Callable[[], float] = time.monotonic
+        self,
+        limit: int = 5,
+        window: float = 300.0,
+        counters: Counters | None = None,
+        name: str = "login",
     ) -> None:
         self.limit = limit
         self.window = window
-        self._clock = clock
-        self._entries: dict[str, _Entry] = {}
+        self.counters = counters or Counters()
+        self.name = name
+        self._item = RateLimitItemPerSecond(limit, max(1, round(window)))
+
+    def _keys(self, key: str) -> tuple[str, str]:
+        return f"{self.name}/strikes/{key}", f"{self.name}/blocked/{key}"
 
     def retry_after(self, key: str) -> float:
         """Seconds until ``key`` may try again (0: now)."""
-        e = self._entries.get(key)
-        if e is None:
-            return 0.0
-        return max(0.0, e.blocked_until - self._clock())
+        blocked = self._keys(key)[1]
+        return self.counters.run(lambda st, _: max(0.0, st.get_expiry(blocked) - time.time()))
 
     def check(self, *keys: str) -> None:
         """Raise ``throttled`` if any key is blocked."""
@@ -183,21 +225,26 @@ class LoginThrottle:
 
     def fail(self, key: str) -> None:
         """Count one failure of ``key``."""
-        t = self._clock()
-        e = self._entries.setdefault(key, _Entry())
-        e.failures = [f for f in e.failures if t - f < self.window]
-        e.failures.append(t)
-        if len(e.failures) >= self.limit:
-            e.strikes += 1
-            e.failures.clear()
-            e.blocked_until = t + min(900.0, 60.0 * 2 ** (e.strikes - 1))
-        if len(self._entries) > 100_000:  # forget the oldest keys
-            for k in list(self._entries)[:50_000]:
-                del self._entries[k]
+        strikes, blocked = self._keys(key)
+
+        def count(st: Storage, limiter: MovingWindowRateLimiter) -> None:
+            if limiter.hit(self._item, self.name, key) and limiter.test(self._item, self.name, key):
+                return  # under the limit
+            n = st.incr(strikes, 86400)
+            limiter.clear(self._item, self.name, key)
+            st.incr(blocked, int(min(900.0, 60.0 * 2 ** (n - 1))))
+
+        self.counters.run(count)
 
     def succeed(self, key: str) -> None:
         """Forget ``key``'s failures."""
-        self._entries.pop(key, None)
+
+        def clear(st: Storage, limiter: MovingWindowRateLimiter) -> None:
+            limiter.clear(self._item, self.name, key)
+            for k in self._keys(key):
+                st.clear(k)
+
+        self.counters.run(clear)
 
 
 class Throttles:
@@ -212,7 +259,8 @@ class Throttles:
     * name: ``name_failures`` an hour from anywhere (many addresses on one name).
 
     So failures from elsewhere, however many, never lock the owner out on a device
-    they have used; a new device may have to wait.
+    they have used; a new device may have to wait. In a cluster the counts are shared
+    (:class:`Counters`), so N processes allow no more attempts than one.
     """
 
     def __init__(
@@ -221,11 +269,12 @@ class Throttles:
         window: float = 300.0,
         address_failures: int = 20,
         name_failures: int = 50,
-        clock: Callable[[], float] = time.monotonic,
+        counters: Counters | None = None,
     ) -> None:
-        self.pair = LoginThrottle(pair_failures, window, clock)
-        self.address = LoginThrottle(address_failures, window, clock)
-        self.name = LoginThrottle(name_failures, 3600.0, clock)
+        counters = counters or Counters()
+        self.pair = LoginThrottle(pair_failures, window, counters, "login-pair")
+        self.address = LoginThrottle(address_failures, window, counters, "login-address")
+        self.name = LoginThrottle(name_failures, 3600.0, counters, "login-name")
 
     def _keys(self, name: str, addr: str, device: str | None) -> list[tuple[LoginThrottle, str]]:
         if device is not None:
@@ -251,38 +300,33 @@ class Throttles:
 
 
 class RateLimits:
-    """Per-address caps on making accounts (moving windows of ``limits``: in memory, or
-    in Redis when several processes serve the same players, so the caps are shared)."""
+    """Per-address caps on making accounts (moving windows of ``limits``, counted in
+    :class:`Counters`: shared by a cluster's processes, each process's own while Redis
+    is down)."""
 
-    def __init__(self, register: str, guest: str, storage_url: str = "") -> None:
-        storage = storage_from_string(storage_url) if storage_url else MemoryStorage()
-        assert isinstance(storage, Storage)  # the synchronous kind (redis://, memory://)
-        self._limiter = MovingWindowRateLimiter(storage)
+    def __init__(self, register: str, guest: str, counters: Counters | None = None) -> None:
+        self.counters = counters or Counters()
         self._items = {"register": parse(register), "guest": parse(guest)}
 
     def hit(self, what: str, addr: str) -> None:
         """Count one ``what`` (``register``, ``guest``) from ``addr``; ``throttled`` when over."""
-        try:
-            allowed = self._limiter.hit(self._items[what], what, addr)
-        except Exception as e:  # the shared store is down: let the account be made
-            log.warning("account limits unavailable (%s): not applied", e)
-            return
-        if not allowed:
-            self._refuse(what, addr)
+        self._check(what, addr, count=True)
 
     def peek(self, what: str, addr: str) -> None:
         """Raise ``throttled`` if a ``what`` from ``addr`` would be refused (counts nothing)."""
-        try:
-            allowed = self._limiter.test(self._items[what], what, addr)
-        except Exception:
-            return
-        if not allowed:
-            self._refuse(what, addr)
+        self._check(what, addr, count=False)
 
-    def _refuse(self, what: str, addr: str) -> None:
-        reset, _ = self._limiter.get_window_stats(self._items[what], what, addr)
-        raise WireError(
-            "throttled",
-            f"too many {what} accounts from your address; try again later",
-            retry_after=max(1.0, reset - time.time()),
-        )
+    def _check(self, what: str, addr: str, *, count: bool) -> None:
+        item = self._items[what]
+
+        def ask(_: Storage, limiter: MovingWindowRateLimiter) -> float | None:
+            allowed = (limiter.hit if count else limiter.test)(item, what, addr)
+            return None if allowed else limiter.get_window_stats(item, what, addr)[0]
+
+        reset = self.counters.run(ask)
+        if reset is not None:
+            raise WireError(
+                "throttled",
+                f"too many {what} accounts from your address; try again later",
+                retry_after=max(1.0, reset - time.time()),
+            )

@@ -51,6 +51,12 @@ def register_cli(sub: Any) -> None:
         "default: none, the peer's address is the client's)",
     )
     sec.add_argument(
+        "--proxy-protocol",
+        action="store_true",
+        help="the proxies of --forwarded-allow-ips begin each connection with a PROXY "
+        "protocol header (HAProxy send-proxy-v2): limits count the client it names",
+    )
+    sec.add_argument(
         "--stakes",
         default="1,10,100,1000",
         help="the stakes tables may be created with (comma-separated)",
@@ -144,6 +150,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
         secure_cookie=args.secure_cookie,
         allowed_origins=tuple(args.allowed_origin),
         forwarded_allow_ips=args.forwarded_allow_ips,
+        proxy_protocol=args.proxy_protocol,
         stakes=_stakes(args.stakes),
         tables_per_user=args.tables_per_user,
         register_limit=args.register_limit,
@@ -159,9 +166,12 @@ def config_from_args(args: argparse.Namespace) -> Any:
         node_id=args.node_id,
     )
     try:
-        return override(config, args.set)
+        config = override(config, args.set)
     except ValueError as e:
         raise SystemExit(f"madang serve: {e}") from None
+    if config.proxy_protocol and not config.forwarded_allow_ips:
+        raise SystemExit("madang serve: --proxy-protocol needs --forwarded-allow-ips (the proxies)")
+    return config
 
 
 def uvicorn_config(

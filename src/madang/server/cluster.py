@@ -42,8 +42,8 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from madang.server import store
 from madang.server.metrics import FAILOVERS
@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from madang.server.deps import Hub
 
 log = logging.getLogger("madang.server.cluster")
+T = TypeVar("T")
 
 __all__ = ["Cluster", "EdgeConn", "RemoteConn", "RemoteTable"]
 
@@ -86,6 +87,14 @@ _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+
+
+def _unreachable(e: BaseException) -> bool:
+    """Whether ``e`` says Redis could not be reached (a connection error or timeout)."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return isinstance(e, (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError))
 
 
 class RemoteConn(Conn):
@@ -303,8 +312,21 @@ class Cluster:
     # ------------------------------------------------------------------ tables here
 
     async def claim_new(self, room: Room) -> None:
-        """A table made here: its lease (no one else can hold a new id) and lobby entry."""
-        await self.redis.set(LEASE.format(room.table_id), self.node, px=self.lease_ms)
+        """A table made here: its lease (no one else can hold a new id) and lobby entry,
+        both written before the table is announced, so that every process finds it at
+        once (if Redis does not answer, the renewer claims it and the sender publishes
+        it when Redis does)."""
+        text = json.dumps(directory_entry(room, self.node), separators=(",", ":"))
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.set(LEASE.format(room.table_id), self.node, px=self.lease_ms)
+            pipe.hset(DIRECTORY, str(room.table_id), text)
+            await pipe.execute()
+            self._published[room.table_id] = text
+        except Exception as e:
+            if not _unreachable(e):
+                raise
+            self._unhealthy(e)
         self.own(room)
 
     def own(self, room: Room) -> None:
@@ -350,14 +372,36 @@ class Cluster:
 
     # ------------------------------------------------------------------ the lobby
 
+    async def ask(self, call: Callable[[], Awaitable[T]]) -> T:
+        """``call()`` to Redis for a request: ``busy`` (try again) at once while Redis
+        is known to be down, or when it fails now."""
+        if not self.healthy:
+            raise WireError("busy", "the tables' directory is unreachable: try again",
+                            retry_after=2.0)  # fmt: skip
+        try:
+            return await call()
+        except Exception as e:
+            if not _unreachable(e):
+                raise
+            self._unhealthy(e)
+            raise WireError("busy", "the tables' directory is unreachable: try again",
+                            retry_after=2.0) from None  # fmt: skip
+
+    async def redis_ok(self, timeout_s: float = 1.0) -> bool:
+        """Whether Redis answers a ``PING`` now (the operator's check)."""
+        try:
+            return bool(await asyncio.wait_for(self.redis.ping(), timeout_s))
+        except Exception:
+            return False
+
     async def entry(self, table_id: int) -> dict[str, Any] | None:
         """The lobby's entry of a table (None: not open)."""
-        text = await self.redis.hget(DIRECTORY, str(table_id))
+        text = await self.ask(lambda: self.redis.hget(DIRECTORY, str(table_id)))
         return None if text is None else dict(json.loads(text))
 
     async def entries(self) -> list[dict[str, Any]]:
         """Every open table's lobby entry."""
-        got = await self.redis.hgetall(DIRECTORY)
+        got = await self.ask(lambda: self.redis.hgetall(DIRECTORY))
         return [json.loads(v) for v in got.values()]
 
     async def table(self, table_id: int) -> Room | RemoteTable | None:
@@ -368,7 +412,7 @@ class Cluster:
         entry = await self.entry(table_id)
         if entry is None or entry["closing"]:
             return None
-        owner = await self.redis.get(LEASE.format(table_id))
+        owner = await self.ask(lambda: self.redis.get(LEASE.format(table_id)))
         if owner is None:
             raise WireError("busy", "the table is moving to another server: try again")
         entry["owner"] = owner

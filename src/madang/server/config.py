@@ -80,6 +80,11 @@ class ServerConfig:
     """Proxies whose ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed (uvicorn's
     ``forwarded_allow_ips``: comma-separated addresses or networks, ``*`` for any).
     None: forwarded headers are ignored and the peer's address is the client's."""
+    proxy_protocol: bool = False
+    """Connections from the proxies of ``forwarded_allow_ips`` begin with a PROXY
+    protocol header (v1 or v2: HAProxy's ``send-proxy``/``send-proxy-v2``) naming the
+    client: every per-address limit then counts the client's address, not the proxy's
+    (``madang.server.protocols``). A trusted connection without one is the proxy's own."""
     read_timeout_s: float = 15.0
     """Time a connection has to send a whole request (headers and body) once it opened
     or began one; then it is closed (no slow-loris)."""

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from sqlalchemy.engine import Engine
 
 from madang.server import store
-from madang.server.auth import Passwords, RateLimits, Throttles
+from madang.server.auth import Counters, Passwords, RateLimits, Throttles
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.room import Room
@@ -41,13 +41,16 @@ class Hub:
             workers=config.hash_workers,
             queue=config.hash_queue,
         )
+        self.counters = Counters(config.redis_url)
+        """Where the limits below count (shared through Redis in a cluster)."""
         self.throttle = Throttles(
             config.login_failures,
             config.login_window_s,
             config.login_address_failures,
             config.login_name_failures,
+            self.counters,
         )
-        self.limits = RateLimits(config.register_limit, config.guest_limit, config.redis_url)
+        self.limits = RateLimits(config.register_limit, config.guest_limit, self.counters)
         self.sockets: dict[str, int] = {}
         """Open table WebSockets per client address."""
         self.rooms: dict[int, Room] = {}

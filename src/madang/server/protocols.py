@@ -15,6 +15,14 @@ one shared book of client addresses:
   for ``ws_ban_s``: no browser sends control frames but pongs to the server's pings.
   Messages (text and binary frames) are the app's to limit (``rate_per_s``).
 
+Behind a proxy every connection comes from the proxy, so these books must know the
+client's own address: with ``proxy_protocol`` a connection from one of the proxies of
+``forwarded_allow_ips`` begins with a PROXY protocol header (HAProxy's ``send-proxy`` or
+``send-proxy-v2``), read here before any request; the client it names is the address
+the books count and the app sees (``request.client``). Anyone else's header is not read
+(it is a malformed request). HAProxy gives a connection that carries a PROXY header
+only to requests of that same client, so one connection is one client.
+
 >>> b = Bucket(rate=1.0, burst=2.0, now=0.0)
 >>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
 [True, True, False, True]
@@ -23,9 +31,15 @@ one shared book of client addresses:
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import time
+from collections.abc import Callable
 from typing import Any
 
+from proxyprotocol import ProxyProtocolIncompleteError, ProxyProtocolSyntaxError
+from proxyprotocol.result import is_ipv4, is_ipv6
+from proxyprotocol.v1 import ProxyProtocolV1
+from proxyprotocol.v2 import ProxyProtocolV2
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame, Opcode
@@ -66,6 +80,9 @@ class AddressBook:
         """Open WebSockets per address."""
         self.control: dict[str, Bucket] = {}
         self.banned: dict[str, float] = {}
+        self.handoff: tuple[str, int] | None = None
+        """The client of the HTTP connection being upgraded to a WebSocket (its
+        protocol is made and started within that call)."""
 
     def enter(self, addr: str) -> bool:
         """A connection from ``addr`` opens; False when the address has too many."""
@@ -120,6 +137,87 @@ class AddressBook:
 
 _CONTROL = (Opcode.PING, Opcode.PONG)
 
+_V1 = b"PROXY "
+_V2 = b"\r\n\r\n\x00\r\nQUIT\n"
+_V1_MAX = 107
+"""The longest v1 header (the specification's bound, CRLF included)."""
+_V2_MAX = 16 + 4096
+"""The longest v2 header read (addresses and TLVs; HAProxy sends a few dozen bytes)."""
+
+
+def trusted_hosts(spec: str | None) -> Callable[[str], bool]:
+    """Whether an address is one of ``spec``'s (``forwarded_allow_ips``: comma-separated
+    addresses or networks, ``*`` for any; None or empty: none). As uvicorn reads it, an
+    item that is neither matches only itself, as text.
+
+    >>> t = trusted_hosts("127.0.0.1, 10.0.0.0/8, localhost")
+    >>> t("127.0.0.1"), t("10.1.2.3"), t("127.0.0.2"), t("?"), t("localhost")
+    (True, True, False, False, True)
+    """
+    items = [x.strip() for x in (spec or "").split(",") if x.strip()]
+    if "*" in items:
+        return lambda _addr: True
+    nets: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+    literals: set[str] = set()
+    for item in items:
+        try:
+            nets.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            literals.add(item)
+
+    def trusted(addr: str) -> bool:
+        if addr in literals:
+            return True
+        try:
+            ip = ipaddress.ip_address(addr)
+        except ValueError:
+            return False
+        return any(ip in n for n in nets)
+
+    return trusted
+
+
+def proxy_header(data: bytes) -> tuple[str | None, int, int] | None:
+    """The PROXY protocol header (v1 or v2) at the start of ``data``: (the client's
+    address, its port, the header's length), None while more bytes are needed; the
+    address is None for a header that names no client (a v1 ``UNKNOWN`` or a v2
+    ``LOCAL``: the proxy's own health check) and for data that begins with no header
+    (length 0). Raises ValueError for a malformed header.
+
+    >>> proxy_header(b"PROXY TCP4 127.0.3.4 127.0.0.1 40001 8000\\r\\nGET / HTTP/1.1")
+    ('127.0.3.4', 40001, 43)
+    >>> proxy_header(b"PROXY TCP4 127.0.3.4"), proxy_header(b"PROXY UNKNOWN\\r\\n")
+    (None, (None, 0, 15))
+    >>> proxy_header(b"PRO"), proxy_header(b"POST /api/guest HTTP/1.1")
+    (None, (None, 0, 0))
+    """
+    if data.startswith(_V1) or _V1.startswith(data):
+        end = data.find(b"\n", 0, _V1_MAX)
+        if end < 0:
+            if len(data) >= _V1_MAX:
+                raise ValueError("a PROXY v1 header longer than 107 bytes")
+            return None
+        parser: ProxyProtocolV1 | ProxyProtocolV2 = ProxyProtocolV1()
+        size = end + 1
+    elif data.startswith(_V2) or _V2.startswith(data):
+        if len(data) < 16:
+            return None
+        size = 16 + int.from_bytes(data[14:16], "big")
+        if size > _V2_MAX:
+            raise ValueError("a PROXY v2 header longer than 4 KiB")
+        if len(data) < size:
+            return None
+        parser = ProxyProtocolV2()
+    else:
+        return None, 0, 0
+    try:
+        result = parser.unpack(data[:size])
+    except (ProxyProtocolSyntaxError, ProxyProtocolIncompleteError, ValueError) as e:
+        raise ValueError(f"a malformed PROXY header: {e}") from None
+    if is_ipv4(result) or is_ipv6(result):
+        return str(result.source[0]), result.source[1], size
+    return None, 0, size
+
 
 def _addr(client: tuple[str, int] | None) -> str:
     return client[0] if client else "?"
@@ -128,21 +226,56 @@ def _addr(client: tuple[str, int] | None) -> str:
 def protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
     """The HTTP and WebSocket protocol classes for uvicorn (``http=``, ``ws=``)."""
     book = AddressBook(config)
+    trusted = trusted_hosts(config.forwarded_allow_ips)
 
     class GuardedHttpProtocol(HttpToolsProtocol):
-        """httptools with a read deadline and a cap on connections per address."""
+        """httptools with a read deadline, a cap on connections per address and the
+        PROXY protocol header of a trusted proxy."""
 
         _counted = False
         _deadline: asyncio.TimerHandle | None = None
+        _header: bytearray | None = None
+        """The start of a trusted proxy's connection, until its PROXY header is read."""
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._peer = _addr(self.client)
-            if not book.enter(self._peer):
-                transport.abort()
+            if config.proxy_protocol and trusted(self._peer):
+                self._header = bytearray()
+                self._arm()
                 return
+            self._admit()
+
+        def _admit(self) -> bool:
+            """Count the connection against its client's address; False (and the
+            connection aborted) when that address has too many."""
+            if not book.enter(self._peer):
+                self.transport.abort()
+                return False
             self._counted = True
             self._arm()
+            return True
+
+        def data_received(self, data: bytes) -> None:
+            if self._header is not None:
+                self._header += data
+                try:
+                    got = proxy_header(bytes(self._header))
+                except ValueError:
+                    self._header = None
+                    self.transport.abort()
+                    return
+                if got is None:  # more of the header to come
+                    return
+                addr, port, size = got
+                data = bytes(self._header[size:])
+                self._header = None
+                if addr is not None:  # the proxy's own checks name no client
+                    self.client = (addr, port)
+                    self._peer = addr
+                if not self._admit() or not data:
+                    return
+            super().data_received(data)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
@@ -174,12 +307,17 @@ def protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
             self._disarm()
 
         def handle_websocket_upgrade(self) -> None:
-            # the WebSocket protocol takes the connection over and counts it itself
+            # the WebSocket protocol takes the connection over and counts it itself,
+            # as coming from this connection's client
             self._disarm()
             if self._counted:
                 self._counted = False
                 book.leave(self._peer)
-            super().handle_websocket_upgrade()
+            book.handoff = self.client
+            try:
+                super().handle_websocket_upgrade()
+            finally:
+                book.handoff = None
 
     class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         """websockets' protocol with control frames rate-limited per connection and
@@ -190,6 +328,8 @@ def protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
+            if book.handoff is not None:  # the client the HTTP connection was from
+                self.client = book.handoff
             self._peer = _addr(self.client)
             now = time.monotonic()
             self._bucket = Bucket(config.ws_control_per_s, config.ws_control_burst, now)

@@ -29,8 +29,10 @@ async def health(request: Request) -> dict[str, Any]:
 
 @router.get("/api/ready")
 async def ready(request: Request) -> Response:
-    """Readiness: 200 while this process should be sent players — its database answers
-    and, in a cluster, Redis does and it is not handing its tables over; else 503."""
+    """Readiness (the proxy's check): 200 while this process should be sent players —
+    its database answers and it is not handing its tables over; else 503. Redis is not
+    asked: without it a process still serves pages, logins, guests and the tables it
+    plays (``/api/ready/redis`` is the operator's check of Redis)."""
     hub = hub_of(request)
     problems: list[str] = []
     try:
@@ -38,13 +40,25 @@ async def ready(request: Request) -> Response:
     except Exception as e:
         problems.append(f"database: {type(e).__name__}")
     cluster = hub.cluster
-    if cluster is not None:
-        if cluster.draining:
-            problems.append("draining")
-        elif not cluster.healthy:
-            problems.append("redis unreachable")
+    if cluster is not None and cluster.draining:
+        problems.append("draining")
     status = 503 if problems else 200
     return JSONResponse({"ready": not problems, "problems": problems}, status_code=status)
+
+
+@router.get("/api/ready/redis")
+async def ready_redis(request: Request) -> Response:
+    """The operator's check of Redis: 200 when it answers a ``PING`` within a second
+    (or this process uses none), 503 when it does not. Not for the proxy: a process
+    without Redis still serves what it can alone."""
+    cluster = hub_of(request).cluster
+    if cluster is None:
+        return JSONResponse({"ok": True, "redis": "not used"})
+    if await cluster.redis_ok():
+        return JSONResponse({"ok": True, "redis": "ok", "node": cluster.node})
+    return JSONResponse(
+        {"ok": False, "redis": "unreachable", "node": cluster.node}, status_code=503
+    )
 
 
 @router.get("/metrics")

@@ -14,7 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from madang.server import store
 from madang.server.cluster import EdgeConn, RemoteTable
 from madang.server.config import ServerConfig
-from madang.server.deps import COOKIE, Hub, client_addr, hub_of
+from madang.server.deps import COOKIE, MAX_ID, Hub, client_addr, hub_of
 from madang.server.room import Act, Attach, Conn, Drop, Hello, Ready, Room, dumps
 from madang.server.wire import WireError, parse_client_message
 
@@ -38,18 +38,50 @@ async def ws_table(ws: WebSocket, table_id: int) -> None:
             del hub.sockets[addr]
 
 
+TRY_AGAIN = 1013
+"""The close code of a socket to a table that is open but has no process to play it
+just now (moving between processes, or Redis unreachable): the client reconnects."""
+GONE = 4404
+"""The close code of a socket to a table that is not open (closed, or never made)."""
+
+
+async def _refuse(ws: WebSocket, hub: Hub, table_id: int, e: WireError | None = None) -> None:
+    """Close a socket that reached no table: ``TRY_AGAIN`` while the table is open in
+    the database (its owner is moving, or the cluster cannot say who it is), else
+    ``GONE`` — the database is the one truth of which tables exist."""
+    if e is not None and e.code == "forbidden":
+        await ws.send_text(dumps(e.to_message()))
+        await ws.close(code=4403)
+        return
+    open_now = False
+    if (hub.cluster is not None or e is not None) and 1 <= table_id <= MAX_ID:
+        try:
+            open_now = await hub.db(store.table_is_open, table_id)
+        except Exception:  # the database cannot say: let the client ask again
+            open_now = True
+    if open_now:
+        err = WireError("busy", "the table is moving to another server: try again")
+        await ws.send_text(dumps((e if e is not None and e.code == "busy" else err).to_message()))
+        await ws.close(code=TRY_AGAIN, reason="try again")
+        return
+    await ws.send_text(dumps(WireError("not_found", "no open table").to_message()))
+    await ws.close(code=GONE)
+
+
 async def _table_socket(ws: WebSocket, hub: Hub, table_id: int) -> None:
     config = hub.config
     await ws.accept()
     try:
         room = await hub.table(table_id)
     except WireError as e:  # a table between owners (a cluster's failover)
-        await ws.send_text(dumps(e.to_message()))
-        await ws.close(code=4503)
+        await _refuse(ws, hub, table_id, e)
         return
     if room is None or room.closing:
-        await ws.send_text(dumps(WireError("not_found", "no open table").to_message()))
-        await ws.close(code=4404)
+        if room is not None:  # closing for good
+            await ws.send_text(dumps(WireError("not_found", "no open table").to_message()))
+            await ws.close(code=GONE)
+            return
+        await _refuse(ws, hub, table_id)
         return
     user = await hub.db(store.session_user, ws.cookies.get(COOKIE))
     invite = ws.query_params.get("invite")
@@ -58,9 +90,8 @@ async def _table_socket(ws: WebSocket, hub: Hub, table_id: int) -> None:
         conn = EdgeConn(None, user["username"] if user else None, secrets.token_hex(8), room.owner)
         try:
             await room.attach(conn, user, invite)
-        except WireError as e:
-            await ws.send_text(dumps(e.to_message()))
-            await ws.close(code=4403 if e.code == "forbidden" else 4404)
+        except WireError as e:  # forbidden, or the owner has it no more (it moved)
+            await _refuse(ws, hub, table_id, e)
             return
     else:
         seat = room.seat_of(user["id"] if user else None)
@@ -71,8 +102,11 @@ async def _table_socket(ws: WebSocket, hub: Hub, table_id: int) -> None:
         conn = Conn(seat, user["username"] if user else None)
         try:
             await asyncio.wait_for(room.call(Attach(conn)), 10)
-        except (TimeoutError, WireError):
-            await ws.close(code=4404)
+        except TimeoutError:
+            await _refuse(ws, hub, table_id, WireError("busy", "the table is busy: try again"))
+            return
+        except WireError as e:
+            await _refuse(ws, hub, table_id, e)
             return
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
     bucket = TokenBucket(config.rate_per_s, config.rate_burst)

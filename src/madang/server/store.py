@@ -386,6 +386,15 @@ def unfinished_table(eng: Engine, table_id: int) -> dict[str, Any] | None:
         return None if row is None else _table_plan(c, dict(row._mapping))
 
 
+def table_is_open(eng: Engine, table_id: int) -> bool:
+    """Whether table ``table_id`` exists and is not closed."""
+    with eng.connect() as c:
+        status = c.execute(
+            sa.select(db.tables.c.status).where(db.tables.c.id == table_id)
+        ).scalar_one_or_none()
+    return status is not None and status != "closed"
+
+
 def open_table_ids(eng: Engine) -> list[int]:
     """The ids of the tables not closed."""
     with eng.connect() as c:

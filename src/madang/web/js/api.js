@@ -113,9 +113,17 @@ export class TableSocket {
       }
       this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       clearInterval(this.pingTimer);
       if (this.closed) return;
+      if (ev.code === 4404 || ev.code === 4403) {
+        // The table is not open (or not for us to watch): asking again cannot help.
+        this.closed = true;
+        this.onStatus("gone");
+        return;
+      }
+      // Any other drop, 1013 (try again: the table is between servers) among them:
+      // reconnect, waiting longer after each failure.
       this.onStatus("closed");
       const wait = Math.min(8000, 500 * 2 ** this.retry++);
       setTimeout(() => this.connect(), wait);

@@ -526,7 +526,9 @@ export async function tablePage(root, tableId, invite, me) {
           ? t("table.open")
           : s === "connecting"
             ? t("table.connecting")
-            : t("table.closed_conn");
+            : s === "gone"
+              ? t("error.table_closed")
+              : t("table.closed_conn");
       c.className = `conn ${s}`;
     },
     onMessage: (msg) => {
