@@ -376,3 +376,20 @@ def test_the_bot_is_sent_its_seats_view_and_nothing_hidden(
         assert m == {"type": "request", "id": i + 1, "seat": seat, "view": view, "legal": legal}
     assert end == {"type": "end", "seat": seat, **spy.result}
     assert set(spy.result) == {"winner", "reason", "points", "payments", "view"}
+
+
+def test_the_example_bot_plays_a_game_registered_by_a_test_alone() -> None:
+    """The protocol names no game: the contract's toy game plays too."""
+    from tests.contract import toy
+
+    from madang.core.registry import register_spec, unregister_spec
+
+    register_spec(toy.SPEC)
+    try:
+        r = run_arena(
+            "pairs", [f"cmd:{PY} {shlex.quote(str(EXAMPLE))} 5", "random"], deals=3, budget=FAST
+        )
+    finally:
+        unregister_spec("pairs")
+    assert r["games"] == 6 and r["faults"]["a"]["total"] == 0
+    assert r["decision_ms"]["a"]["decisions"] == 6 * 3

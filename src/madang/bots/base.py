@@ -391,12 +391,14 @@ class SeatBot:
 
 
 def _game_info(session: Session, seat: int, budget: Budget) -> GameInfo:
-    """The start of a game for the bot at ``seat``: the rules come from the record
-    (which stores them all), and nothing else of it."""
-    rec = session.record()
-    return GameInfo(
-        session.game, str(rec["ruleset"]), dict(rec["rules"]), session.seats, seat, budget
-    )
+    """The start of a game for the bot at ``seat``: the game's ruleset version from its
+    registration and the rules from the game's record (which stores every option; a
+    game whose record has none has no options), and nothing else of the record."""
+    from madang.core.registry import spec
+
+    rules = session.record().get("rules") or {}
+    g = spec(session.game)
+    return GameInfo(session.game, g.ruleset_version, dict(rules), session.seats, seat, budget)
 
 
 def _result(session: Session, seat: int) -> dict[str, Any]:
