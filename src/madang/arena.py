@@ -128,16 +128,33 @@ def play_deals(
     limits: BotLimits | None = None,
 ) -> ChunkResult:
     """Play every rotation of each deal in ``deals`` (a worker's chunk). Bots run as
-    processes (``cmd:``) live for the chunk and are closed at its end, whatever happens."""
+    processes (``cmd:``) live for the chunk and are closed at its end, whatever happens
+    (with one worker, :func:`run_arena` keeps them for the whole match)."""
     limits = limits or BotLimits()
-    agents: list[Bot | MoveBot] = []
+    agents = _agents(game, bots, limits)
     try:
-        agents += [make_agent(game, b, limits) for b in bots]
         return _play_chunk(game, agents, deals, seed, budget, rules, records, preset, limits)
     finally:
-        for agent in agents:
-            if isinstance(agent, MoveBot):
-                agent.close()
+        _close(agents)
+
+
+def _agents(game: str, bots: Sequence[str], limits: BotLimits) -> list[Bot | MoveBot]:
+    """The agents of a match by name (a bad name closes those already made)."""
+    agents: list[Bot | MoveBot] = []
+    try:
+        for b in bots:
+            agents.append(make_agent(game, b, limits))
+    except BaseException:
+        _close(agents)
+        raise
+    return agents
+
+
+def _close(agents: Sequence[Bot | MoveBot]) -> None:
+    """Close the agents that hold a process (each is reaped)."""
+    for agent in agents:
+        if isinstance(agent, MoveBot):
+            agent.close()
 
 
 def _play_chunk(
@@ -378,15 +395,19 @@ def run_arena(
     order = list(range(deals))
     if workers == 1:
         size = chunk or 1
-        for i in range(0, deals, size):
-            res = play_deals(
-                game, bots, order[i : i + size], seed, budget, rules, records, preset, limits
-            )
-            games += res.games
-            for a, t in enumerate(res.times):
-                times[a] += t
-            if progress:
-                progress(len(res.games))
+        agents = _agents(game, bots, limits)  # one set for the match: bot processes live on
+        try:
+            for i in range(0, deals, size):
+                res = _play_chunk(
+                    game, agents, order[i : i + size], seed, budget, rules, records, preset, limits
+                )
+                games += res.games
+                for a, t in enumerate(res.times):
+                    times[a] += t
+                if progress:
+                    progress(len(res.games))
+        finally:
+            _close(agents)
     else:
         size = chunk or max(1, min(20, deals // (workers * 8) or 1))
         with ProcessPoolExecutor(max_workers=workers) as pool:

@@ -393,3 +393,13 @@ def test_the_example_bot_plays_a_game_registered_by_a_test_alone() -> None:
         unregister_spec("pairs")
     assert r["games"] == 6 and r["faults"]["a"]["total"] == 0
     assert r["decision_ms"]["a"]["decisions"] == 6 * 3
+
+
+def test_with_one_worker_a_bot_process_plays_the_whole_match(
+    tmp_path: Path, test_bot: Callable[..., str]
+) -> None:
+    pids = tmp_path / "pids"
+    r = run_arena("matgo", ["cmd:" + test_bot("good", pids=pids), "first"], deals=3, budget=FAST)
+    assert r["games"] == 6 and r["faults"]["a"]["total"] == 0
+    started = pids.read_text().split()
+    assert len(started) == 1 and gone(int(started[0]))
