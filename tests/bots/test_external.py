@@ -10,6 +10,7 @@ import os
 import random
 import shlex
 import sys
+import time
 from collections.abc import Callable
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -83,6 +84,8 @@ for line in sys.stdin:
             say(first)
         else:
             say(first)
+if mode == "stubborn":  # does not exit at the end of its input
+    time.sleep(60)
 """
 
 FAST = Budget(time_s=None, iterations=2)
@@ -403,3 +406,19 @@ def test_with_one_worker_a_bot_process_plays_the_whole_match(
     assert r["games"] == 6 and r["faults"]["a"]["total"] == 0
     started = pids.read_text().split()
     assert len(started) == 1 and gone(int(started[0]))
+
+
+def test_a_bot_that_does_not_exit_at_the_end_of_its_input_is_killed(
+    tmp_path: Path, test_bot: Callable[..., str]
+) -> None:
+    pids = tmp_path / "pids"
+    g = spec("matgo")
+    assert g.deal is not None
+    bot = ExternalBot(test_bot("stubborn", pids=pids), limits=LIMITS)
+    bots = [bot, make_bot("matgo", "first")]
+    play(g.deal(g.rules("default"), 1), bots, [random.Random(0)] * 2, FAST)
+    pid = bot.pid
+    assert pid is not None
+    t0 = time.monotonic()
+    bot.close()
+    assert gone(pid) and 0.4 < time.monotonic() - t0 < 5  # waited close_s (0.5 s), then killed
