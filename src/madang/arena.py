@@ -35,6 +35,7 @@ from madang.bots.base import (
     DecisionLog,
     GameFaults,
     MoveBot,
+    is_move_bot,
     make_agent,
     play,
 )
@@ -153,7 +154,7 @@ def _agents(game: str, bots: Sequence[str], limits: BotLimits) -> list[Bot | Mov
 def _close(agents: Sequence[Bot | MoveBot]) -> None:
     """Close the agents that hold a process (each is reaped)."""
     for agent in agents:
-        if isinstance(agent, MoveBot):
+        if is_move_bot(agent):
             agent.close()
 
 
