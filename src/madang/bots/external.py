@@ -142,12 +142,13 @@ class ExternalBot:
     # --- the MoveBot side ---------------------------------------------------------------
 
     def begin(self, info: GameInfo) -> None:
-        """Tell a running process that a game begins (a process started for other rules
-        or time is ended first; one is started at the first request)."""
+        """Tell a running process that a game begins. A process that has exited since the
+        last game is reaped, and one started for other rules or time is ended: a new one
+        is started at the first request (neither is a fault)."""
         self._info = info
         if self._proc is None:
             return
-        if self._hello_of(info) != self._hello:
+        if self._proc.poll() is not None or self._hello_of(info) != self._hello:
             self._stop()
             return
         try:
