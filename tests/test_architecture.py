@@ -143,7 +143,12 @@ def test_the_store_raises_its_own_errors() -> None:
     assert _hits(_imports_of(SRC / "server" / "store.py"), ("madang.server.wire",)) == []
 
 
-GENERIC_FILES = [SRC / "arena.py", SRC / "arena_cli.py", SRC / "bots" / "base.py"]
+GENERIC_FILES = [
+    SRC / "arena.py",
+    SRC / "arena_cli.py",
+    SRC / "bots" / "base.py",
+    SRC / "bots" / "external.py",
+]
 
 
 @pytest.mark.parametrize("path", GENERIC_FILES, ids=lambda p: str(p.relative_to(SRC)))

@@ -28,7 +28,17 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
-from madang.bots.base import Budget, DecisionLog, make_bot, play
+from madang.bots.base import (
+    Bot,
+    BotLimits,
+    Budget,
+    DecisionLog,
+    GameFaults,
+    MoveBot,
+    is_move_bot,
+    make_agent,
+    play,
+)
 from madang.core.errors import RuleConfigError
 from madang.core.game import GameSpec, Session
 from madang.core.registry import spec
@@ -93,6 +103,10 @@ class GameResult:
     record_file: str | None = None
     deal_in: list[bool] = field(default_factory=list)  #: per agent (games that have it)
     tags: list[str] = field(default_factory=list)  #: the winner's ``win_tags``
+    faults: list[list[tuple[str, str]]] = field(default_factory=list)
+    """Per agent, the ``(kind, message)`` of each fault (bots outside Madang)."""
+    broken: list[bool] = field(default_factory=list)
+    """Per agent, whether it was declared broken (default moves to the game's end)."""
 
 
 @dataclass
@@ -112,11 +126,51 @@ def play_deals(
     rules: dict[str, Any] | None = None,
     records: str | None = None,
     preset: str = "default",
+    limits: BotLimits | None = None,
 ) -> ChunkResult:
-    """Play every rotation of each deal in ``deals`` (a worker's chunk)."""
-    agents = [make_bot(game, b) for b in bots]
+    """Play every rotation of each deal in ``deals`` (a worker's chunk). Bots run as
+    processes (``cmd:``) live for the chunk and are closed at its end, whatever happens
+    (with one worker, :func:`run_arena` keeps them for the whole match)."""
+    limits = limits or BotLimits()
+    agents = _agents(game, bots, limits)
+    try:
+        return _play_chunk(game, agents, deals, seed, budget, rules, records, preset, limits)
+    finally:
+        _close(agents)
+
+
+def _agents(game: str, bots: Sequence[str], limits: BotLimits) -> list[Bot | MoveBot]:
+    """The agents of a match by name (a bad name closes those already made)."""
+    agents: list[Bot | MoveBot] = []
+    try:
+        for b in bots:
+            agents.append(make_agent(game, b, limits))
+    except BaseException:
+        _close(agents)
+        raise
+    return agents
+
+
+def _close(agents: Sequence[Bot | MoveBot]) -> None:
+    """Close the agents that hold a process (each is reaped)."""
+    for agent in agents:
+        if is_move_bot(agent):
+            agent.close()
+
+
+def _play_chunk(
+    game: str,
+    agents: Sequence[Bot | MoveBot],
+    deals: Sequence[int],
+    seed: int,
+    budget: Budget,
+    rules: dict[str, Any] | None,
+    records: str | None,
+    preset: str,
+    limits: BotLimits,
+) -> ChunkResult:
     seats_n = _game(game).seats
-    out = ChunkResult(times=[[] for _ in bots])
+    out = ChunkResult(times=[[] for _ in agents])
     for d in deals:
         ds = deal_seed(seed, d)
         for r, seats in enumerate(rotations(seats_n, len(agents))):
@@ -124,7 +178,8 @@ def play_deals(
             seat_bots = [agents[a] for a in seats]
             rngs = [random.Random(f"{ds}:{r}:{s}") for s in range(seats_n)]
             log = DecisionLog([[] for _ in range(seats_n)])
-            play(session, seat_bots, rngs, budget, log)
+            faults = GameFaults(limits.max_faults)
+            play(session, seat_bots, rngs, budget, log, faults)
             net_by_seat = net_points(session)
             net = [0] * len(agents)
             for s, a in enumerate(seats):
@@ -132,6 +187,10 @@ def play_deals(
                 out.times[a].extend(log.times[s])
             w = session.outcome()["winner"]
             res = GameResult(d, r, list(seats), net, None if w is None else seats[w])
+            res.faults = [[] for _ in agents]
+            for fault in faults.faults:
+                res.faults[seats[fault.seat]].append((fault.kind, fault.message))
+            res.broken = [faults.broken(seats.index(a)) for a in range(len(agents))]
             if w is not None:
                 res.tags = list(session.win_tags())
             deal_ins = session.deal_ins()
@@ -243,6 +302,7 @@ def summarize(
             )
     return {
         **extra,
+        "faults": {labels[i]: fault_summary(games, i, bots[i]) for i in range(len(bots))},
         "game": game,
         "a": bots[0],
         "b": bots[1] if len(bots) == 2 else list(bots[1:]),
@@ -258,6 +318,33 @@ def summarize(
             labels[0]: points_shape(games, [0]),
             ("b" if len(bots) == 2 else "others"): points_shape(games, range(1, len(bots))),
         },
+    }
+
+
+def fault_summary(games: Sequence[GameResult], agent: int, bot: str) -> dict[str, Any]:
+    """The faults of one agent over a match (bots outside Madang; built-in bots make
+    none): their number, by kind, the games in which it was declared broken, and the
+    first few messages.
+
+    >>> g = GameResult(0, 0, [0, 1], [0, 0], None, faults=[[("timeout", "late")], []],
+    ...                broken=[False, False])
+    >>> s = fault_summary([g], 0, "cmd:x")
+    >>> s["total"], s["kinds"], s["broken_games"], s["first"]
+    (1, {'timeout': 1}, 0, ['deal 0 game 0: timeout: late'])
+    """
+    kinds: dict[str, int] = {}
+    first: list[str] = []
+    for g in sorted(games, key=lambda g: (g.deal, g.rotation)):
+        for kind, message in g.faults[agent] if g.faults else ():
+            kinds[kind] = kinds.get(kind, 0) + 1
+            if len(first) < 5:
+                first.append(f"deal {g.deal} game {g.rotation}: {kind}: {message}")
+    return {
+        "bot": bot,
+        "total": sum(kinds.values()),
+        "kinds": dict(sorted(kinds.items())),
+        "broken_games": sum(1 for g in games if g.broken and g.broken[agent]),
+        "first": first,
     }
 
 
@@ -277,8 +364,13 @@ def run_arena(
     progress: ProgressHook | None = None,
     chunk: int | None = None,
     preset: str = "default",
+    limits: BotLimits | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals of ``game`` between ``bots``; return the statistics.
+
+    A bot may be ``cmd:COMMAND``, a process speaking the bot protocol
+    (``docs/bot-protocol.md``) under ``limits``; its faults are in the result's
+    ``faults`` (every agent has an entry; built-in bots make none).
 
     ``progress`` is called with the number of games finished by each chunk. With
     ``workers`` > 1 the deals are split into chunks run in worker processes; the result
@@ -293,8 +385,9 @@ def run_arena(
     g = _game(game)
     g.rules(preset, rules)  # bad presets and options fail here, before any worker starts
     per_deal = len(rotations(g.seats, len(bots)))
+    limits = limits or BotLimits()
     for b in bots:
-        make_bot(game, b)  # unknown names fail here, before any worker starts
+        make_agent(game, b, limits)  # unknown names fail here, before any worker starts
     if records is not None:
         os.makedirs(records, exist_ok=True)
     t0 = time.perf_counter()
@@ -303,13 +396,19 @@ def run_arena(
     order = list(range(deals))
     if workers == 1:
         size = chunk or 1
-        for i in range(0, deals, size):
-            res = play_deals(game, bots, order[i : i + size], seed, budget, rules, records, preset)
-            games += res.games
-            for a, t in enumerate(res.times):
-                times[a] += t
-            if progress:
-                progress(len(res.games))
+        agents = _agents(game, bots, limits)  # one set for the match: bot processes live on
+        try:
+            for i in range(0, deals, size):
+                res = _play_chunk(
+                    game, agents, order[i : i + size], seed, budget, rules, records, preset, limits
+                )
+                games += res.games
+                for a, t in enumerate(res.times):
+                    times[a] += t
+                if progress:
+                    progress(len(res.games))
+        finally:
+            _close(agents)
     else:
         size = chunk or max(1, min(20, deals // (workers * 8) or 1))
         with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -324,6 +423,7 @@ def run_arena(
                     rules,
                     records,
                     preset,
+                    limits,
                 )
                 for i in range(0, deals, size)
             ]
@@ -346,6 +446,11 @@ def run_arena(
                 "iterations": budget.iterations,
                 "cpu_clock": budget.cpu,
             },
+            "limits": {
+                "limit_ms": round(limits.limit(budget) * 1000, 3),
+                "start_ms": round(limits.start_s * 1000, 3),
+                "max_faults": limits.max_faults,
+            },
             "games_per_deal": per_deal,
             "elapsed_s": round(time.perf_counter() - t0, 2),
         }
@@ -359,6 +464,7 @@ def run_arena(
                 "winner": None if g.winner is None else bots[g.winner],
                 "net": g.net,
                 "tags": g.tags,
+                "faults": [[list(f) for f in agent] for agent in g.faults],
             }
             for g in sorted(games, key=lambda g: (g.deal, g.rotation))
         ]

@@ -10,9 +10,12 @@ games; in a game of more seats A meets the same bot in every other seat
 (``--others``), each deal played once with A at each seat, and ``--hands`` (or
 ``--games``) counts games. Counts are rounded up to whole deals. ``--preset`` and
 ``--rule NAME=VALUE`` (a JSON value, repeatable) choose the rules. A bot may be
-``learned:PATH``, a policy saved by ``examples/train_matgo_maskable_ppo.py``. A Rich
-progress bar
-goes to standard error; ``--json`` prints the result as one object on standard output.
+``learned:PATH``, a policy saved by ``examples/train_matgo_maskable_ppo.py``, or
+``cmd:COMMAND``, a program speaking the bot protocol (``docs/bot-protocol.md``), e.g.
+``--a cmd:"python3 examples/bots/random_bot.py"``: ``--limit-ms`` is its hard limit per
+decision and ``--max-faults`` the faults in a game after which its seat plays default
+moves; the result counts its faults. A Rich progress bar goes to standard error;
+``--json`` prints the result as one object on standard output.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from madang.arena import run_arena
-from madang.bots.base import Budget, make_bot
+from madang.bots.base import BotLimits, Budget, make_agent
 from madang.cli import print_json
 from madang.core.errors import RuleConfigError
 from madang.core.registry import games, spec
@@ -56,7 +59,11 @@ def register_cli(sub: Any) -> None:
                 default=200,
                 help=f"games (hands) to play ({g.seats} per deal)",
             )
-        p.add_argument("--a", default="hard", help="bot A: a level (easy/normal/hard) or a name")
+        p.add_argument(
+            "--a",
+            default="hard",
+            help='bot A: a level (easy/normal/hard), a name, or cmd:"COMMAND" (a bot program)',
+        )
         p.add_argument("--preset", default="default", help="rules preset (e.g. yangpan)")
         p.add_argument(
             "--rule",
@@ -79,6 +86,18 @@ def _common(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="count the budget in each bot thread's CPU time, not wall time (shared machines)",
     )
+    p.add_argument(
+        "--limit-ms",
+        type=float,
+        default=None,
+        help="hard limit per decision of a cmd: bot (default: the budget + 1000 ms)",
+    )
+    p.add_argument(
+        "--max-faults",
+        type=int,
+        default=3,
+        help="faults of a cmd: bot in one game before its seat plays default moves",
+    )
     p.add_argument("--records", metavar="DIR", default=None, help="write every game's record")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -88,6 +107,11 @@ def _budget(args: argparse.Namespace) -> Budget:
     ms = args.budget_ms
     time_s = None if ms is None or ms <= 0 else ms / 1000
     return Budget(time_s=time_s, iterations=args.iterations, cpu=args.cpu_clock)
+
+
+def _limits(args: argparse.Namespace) -> BotLimits:
+    ms = args.limit_ms
+    return BotLimits(limit_s=None if ms is None else ms / 1000, max_faults=args.max_faults)
 
 
 def _load_learned(game: str, name: str) -> None:
@@ -159,9 +183,10 @@ def _run(args: argparse.Namespace) -> int:
     deals = (args.games + seats - 1) // seats
     others = args.b if seats == 2 else args.others
     bots = [args.a, *[others] * (seats - 1)]
+    limits = _limits(args)
     for name in (args.a, others):
         _load_learned(game, name)
-        make_bot(game, name)  # an unknown bot fails before the progress bar starts
+        make_agent(game, name, limits)  # an unknown bot fails before the progress bar starts
     rules = _rules(args.rule)
     spec(game).rules(args.preset, rules)  # so do bad presets and options
     label = (
@@ -182,6 +207,7 @@ def _run(args: argparse.Namespace) -> int:
             preset=args.preset,
             records=args.records,
             progress=advance,
+            limits=limits,
         )
     finally:
         close()
@@ -222,7 +248,24 @@ def _print(r: dict[str, Any]) -> None:
             f"  decision time {label.upper()} ({d['bot']}): p50 {d['p50']:.2f} ms, "
             f"p95 {d['p95']:.2f} ms over {d['decisions']} decisions\n"
         )
+    _print_faults(w, r["faults"])
     w(f"  elapsed {r['elapsed_s']:.1f} s with {r['workers']} worker(s)\n")
+
+
+def _print_faults(w: Callable[[str], Any], faults: dict[str, dict[str, Any]]) -> None:
+    """Each agent's faults (bots outside Madang), or that there were none."""
+    faulty = {label: f for label, f in faults.items() if f["total"]}
+    if not faulty:
+        w("  faults: none\n")
+        return
+    for label, f in faulty.items():
+        kinds = ", ".join(f"{k} {n}" for k, n in f["kinds"].items())
+        w(
+            f"  faults {label.upper()} ({f['bot']}): {f['total']} ({kinds}); "
+            f"broken in {f['broken_games']} game(s)\n"
+        )
+        for line in f["first"]:
+            w(f"    {line}\n")
 
 
 def _print_shape(

@@ -6,6 +6,14 @@ game's ``view(state, seat)``: never the engine state), the legal action ids, a s
 (:func:`play`) builds a fresh view and a copy of the legal list for every decision, so
 nothing a bot does can reach or change the game.
 
+A bot written outside Madang — another language, another process — is a
+:class:`MoveBot`: it is given the seat's view through the contract and the legal moves
+as strings (the record notation), and answers one of them. :func:`make_agent` builds
+one from ``cmd:COMMAND`` (:class:`madang.bots.external.ExternalBot`, the JSON-lines
+protocol of ``docs/bot-protocol.md``). Its bad answers are typed faults
+(:class:`BotFault`): the runner plays the game's default move instead, and after
+:attr:`BotLimits.max_faults` faults in a game it asks that bot no more until the game ends.
+
 Bots are registered per game under a name, and levels (``easy`` / ``normal`` /
 ``hard``) map to names; each game's bots live in the module its contract names
 (:attr:`madang.core.game.GameSpec.bots`), imported on first use, so a new game
@@ -29,13 +37,14 @@ madang.core.errors.RuleConfigError: unknown matgo bot 'nobody'; known: capture, 
 from __future__ import annotations
 
 import importlib
+import logging
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast, runtime_checkable
 
-from madang.core.errors import RuleConfigError
+from madang.core.errors import MadangError, RuleConfigError
 
 if TYPE_CHECKING:
     from madang.core.game import Session
@@ -195,6 +204,194 @@ class IllegalBotAction(RuleConfigError):
     """A bot returned something that is not one of the legal actions."""
 
 
+# --- bots at the string edge: faults, limits, the runner's policy ---------------------
+
+
+class BotFault(MadangError):
+    """A :class:`MoveBot`'s answer that cannot be played. The runner logs and records it
+    and plays the game's default move instead (``kind`` names the fault in the arena's
+    report)."""
+
+    code = "bot_fault"
+    kind = "fault"
+
+
+class MalformedAnswer(BotFault):
+    """An answer that is not a JSON object with the request's ``id`` and a string
+    ``move`` (or, to ``hello``, its ``protocol``)."""
+
+    code = "bot_malformed"
+    kind = "malformed"
+
+
+class IllegalAnswer(BotFault):
+    """A well-formed answer whose move is not one of the legal moves."""
+
+    code = "bot_illegal"
+    kind = "illegal"
+
+
+class AnswerTimeout(BotFault):
+    """No answer within the hard time limit (or, at start, within the start limit)."""
+
+    code = "bot_timeout"
+    kind = "timeout"
+
+
+class BotExited(BotFault):
+    """The bot's process could not be started, exited, or closed its end of a pipe."""
+
+    code = "bot_exited"
+    kind = "exited"
+
+
+class ProtocolMismatch(BotFault):
+    """The bot answered ``hello`` with another protocol version."""
+
+    code = "bot_protocol"
+    kind = "protocol"
+
+
+@dataclass(frozen=True, slots=True)
+class BotLimits:
+    """How long a bot outside Madang gets, and how many faults it may make.
+
+    ``limit_s``: the hard limit per decision (``None``: the budget's time plus one
+    second, or 10 s when the budget has no time); past it the answer is a timeout.
+    ``start_s``: the limit for the process to start and answer ``hello``.
+    ``max_faults``: faults in one game after which the bot is asked nothing more in that
+    game (its seat plays default moves to the end). ``close_s``: how long a bot may take
+    to exit once its input is closed before it is killed.
+
+    >>> BotLimits().limit(Budget(0.1))
+    1.1
+    >>> BotLimits(limit_s=0.5).limit(Budget(None))
+    0.5
+    >>> BotLimits(max_faults=0)
+    Traceback (most recent call last):
+    ...
+    madang.core.errors.RuleConfigError: max_faults must be a positive integer, not 0
+    """
+
+    limit_s: float | None = None
+    start_s: float = 10.0
+    max_faults: int = 3
+    close_s: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in ("limit_s", "start_s", "close_s"):
+            t = getattr(self, name)
+            if t is None and name == "limit_s":
+                continue
+            if isinstance(t, bool) or not isinstance(t, int | float) or t <= 0:
+                raise RuleConfigError(f"{name} must be a positive number, not {t!r}")
+        k = self.max_faults
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise RuleConfigError(f"max_faults must be a positive integer, not {k!r}")
+
+    def limit(self, budget: Budget) -> float:
+        """The hard limit in seconds of one decision under ``budget``."""
+        if self.limit_s is not None:
+            return float(self.limit_s)
+        return 10.0 if budget.time_s is None else round(budget.time_s + 1.0, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a :class:`MoveBot` is told when a game begins: the game, its rules (as the
+    record stores them), the number of seats and its own seat, and the time it has."""
+
+    game: str
+    ruleset: str
+    rules: dict[str, Any]
+    seats: int
+    seat: int
+    budget: Budget
+
+
+class MoveBot(Protocol):
+    """A bot at the string edge: told when a game begins and ends, given the seat's view
+    (``Session.view(seat)``) and the legal moves in the record notation, it answers one
+    of them or raises a :class:`BotFault`. One instance plays one seat at a time."""
+
+    name: str
+
+    def begin(self, info: GameInfo) -> None:
+        """A game begins with this bot at ``info.seat``."""
+        ...
+
+    def choose(self, view: View, legal: list[str]) -> str:
+        """A move for the seat (the runner checks that it is one of ``legal``)."""
+        ...
+
+    def finish(self, result: dict[str, Any]) -> None:
+        """The game is over: its ``winner``, ``reason``, ``points``, ``payments`` and the
+        seat's final ``view``."""
+        ...
+
+    def close(self) -> None:
+        """No more games: release what the bot holds (its process)."""
+        ...
+
+
+def is_move_bot(bot: Bot | MoveBot) -> TypeGuard[MoveBot]:
+    """Whether ``bot`` plays at the string edge (a :class:`MoveBot`). A plain attribute
+    check: ``isinstance`` on a runtime protocol costs tens of microseconds, as much as a
+    random bot's whole decision, and the runner asks it at every decision.
+
+    >>> is_move_bot(RandomBot())
+    False
+    """
+    return hasattr(bot, "choose") and hasattr(bot, "begin")
+
+
+def make_agent(game: str, name: str, limits: BotLimits | None = None) -> Bot | MoveBot:
+    """A bot of ``game`` by level or name (:func:`make_bot`), or for ``cmd:COMMAND`` a
+    bot run as a process that speaks the bot protocol (``docs/bot-protocol.md``).
+
+    >>> make_agent("matgo", "cmd:").name
+    Traceback (most recent call last):
+    ...
+    madang.core.errors.RuleConfigError: cmd: needs a command, e.g. cmd:"python3 mybot.py"
+    """
+    if name.startswith("cmd:"):
+        from madang.bots.external import ExternalBot
+
+        return ExternalBot(name[4:], limits=limits, name=name)
+    return make_bot(game, name)
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One fault of a bot in a game: the seat, the decision number (0-based, of the
+    whole game) and the typed error."""
+
+    seat: int
+    decision: int
+    kind: str
+    message: str
+
+
+@dataclass
+class GameFaults:
+    """The faults of one game, and the policy: a seat with ``max_faults`` faults is
+    *broken* for the rest of the game (asked nothing, its default moves played)."""
+
+    max_faults: int = 3
+    faults: list[Fault] = field(default_factory=list)
+
+    def count(self, seat: int) -> int:
+        """Faults of ``seat`` so far."""
+        return sum(1 for f in self.faults if f.seat == seat)
+
+    def broken(self, seat: int) -> bool:
+        """Whether ``seat``'s bot is asked no more in this game."""
+        return self.count(seat) >= self.max_faults
+
+
+_log = logging.getLogger("madang.bots")
+
+
 @dataclass(frozen=True, slots=True)
 class SeatBot:
     """A bot at a seat with its budget (the contract's :class:`~madang.core.game.BotSeat`)."""
@@ -203,33 +400,116 @@ class SeatBot:
     budget: Budget
 
 
+def _game_info(session: Session, seat: int, budget: Budget) -> GameInfo:
+    """The start of a game for the bot at ``seat``: the game's ruleset version from its
+    registration and the rules from the game's record (which stores every option; a
+    game whose record has none has no options), and nothing else of the record."""
+    from madang.core.registry import spec
+
+    rules = session.record().get("rules") or {}
+    g = spec(session.game)
+    return GameInfo(session.game, g.ruleset_version, dict(rules), session.seats, seat, budget)
+
+
+def _result(session: Session, seat: int) -> dict[str, Any]:
+    """What a bot is told when the game is over (public by then)."""
+    out = session.outcome()
+    return {
+        "winner": out["winner"],
+        "reason": out["reason"],
+        "points": out["points"],
+        "payments": [list(p) for p in session.payments()],
+        "view": session.view(seat),
+    }
+
+
+def decide(
+    session: Session,
+    seat: int,
+    bot: Bot | MoveBot,
+    rng: random.Random,
+    budget: Budget,
+    faults: GameFaults,
+    decision: int = 0,
+) -> str:
+    """The move of ``seat``'s bot now, as a move string.
+
+    A :class:`Bot` answers through :meth:`~madang.core.game.Session.bot_move` (an
+    illegal answer raises :class:`IllegalBotAction`: built-in bots do not fault). A
+    :class:`MoveBot` is given ``session.view(seat)`` and ``session.legal(seat)``; a
+    :class:`BotFault` it raises, or a move not in the legal list, is recorded in
+    ``faults`` and logged, and the default move is played; a broken seat is not asked.
+    """
+    from madang.core.errors import IllegalActionError
+
+    if is_move_bot(bot):
+        return _edge_move(session, seat, bot, faults, decision)
+    plain = cast(Bot, bot)
+    try:
+        return session.bot_move(seat, SeatBot(plain, budget), rng, strict=True)
+    except IllegalActionError as e:
+        raise IllegalBotAction(f"bot {plain.name!r} (seat {seat}): {e}") from None
+
+
+def _edge_move(session: Session, seat: int, bot: MoveBot, faults: GameFaults, decision: int) -> str:
+    """A :class:`MoveBot`'s move, or the default move for a fault or a broken seat."""
+    if faults.broken(seat):
+        return session.default_move(seat)
+    legal = session.legal(seat)
+    try:
+        move = bot.choose(session.view(seat), list(legal))
+        if move not in legal:
+            raise IllegalAnswer(f"{move!r} is not one of the {len(legal)} legal moves")
+    except BotFault as e:
+        faults.faults.append(Fault(seat, decision, e.kind, str(e)))
+        _log.warning(
+            "bot %r (seat %d): %s: %s; the default move is played", bot.name, seat, e.kind, e
+        )
+        if faults.broken(seat):
+            _log.warning(
+                "bot %r (seat %d): %d faults, default moves to the end of the game",
+                bot.name,
+                seat,
+                faults.max_faults,
+            )
+        return session.default_move(seat)
+    return move
+
+
 def play(
     session: Session,
-    bots: Sequence[Bot],
+    bots: Sequence[Bot | MoveBot],
     rngs: Sequence[random.Random],
     budget: Budget,
     log: DecisionLog | None = None,
+    faults: GameFaults | None = None,
 ) -> Session:
     """Play the current game of ``session`` to its end, asking ``bots[seat]`` for every
     decision of ``seat`` (the first seat asked, when several are).
 
-    Each bot gets the seat's view and a copy of the legal actions through
-    :meth:`~madang.core.game.Session.bot_move`, never the state. A bot that answers with
-    an illegal action raises :class:`IllegalBotAction`. Returns the session.
+    Each bot gets the seat's view and a copy of the legal actions (:func:`decide`), never
+    the state. A :class:`Bot` that answers with an illegal action raises
+    :class:`IllegalBotAction`; a :class:`MoveBot`'s faults go to ``faults`` (one
+    :class:`GameFaults` per game) and its seat plays the default move. A :class:`MoveBot`
+    is told when the game begins and ends. Returns the session.
     """
-    from madang.core.errors import IllegalActionError
-
+    faults = GameFaults() if faults is None else faults
+    edge = [(s, b) for s, b in enumerate(bots) if is_move_bot(b)]
+    if len({id(b) for _, b in edge}) < len(edge):
+        raise RuleConfigError("a bot outside Madang plays one seat at a time")
+    for s, b in edge:
+        b.begin(_game_info(session, s, budget))
     clock = time.perf_counter
-    seats = [SeatBot(b, budget) for b in bots]
+    n = 0
     while not session.over:
         seat = session.pending()[0]
         t0 = clock()
-        try:
-            move = session.bot_move(seat, seats[seat], rngs[seat], strict=True)
-        except IllegalActionError as e:
-            raise IllegalBotAction(f"bot {bots[seat].name!r} (seat {seat}): {e}") from None
+        move = decide(session, seat, bots[seat], rngs[seat], budget, faults, n)
         dt = clock() - t0
         if log is not None:
             log.times[seat].append(dt)
         session.step(seat, move)
+        n += 1
+    for s, b in edge:
+        b.finish(_result(session, s))
     return session
