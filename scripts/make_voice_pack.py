@@ -305,7 +305,7 @@ def build(out: Path) -> dict[str, object]:
     manifest: dict[str, object] = {
         "format": 1,
         "name": "default",
-        "title": "기본 (espeak-ng)",
+        "title": "기본 목소리",
         "language": "ko",
         "author": "Madang; made by scripts/make_voice_pack.py",
         "licence": "MIT",

@@ -2,7 +2,7 @@
 // once, effects play on top, and no effect ever holds back a click). Web Audio: no
 // AudioContext exists, no pack is fetched and nothing plays before the player's first
 // gesture on the page (a click, a key, a touch); that gesture creates and resumes the
-// context. The pack is fetched and decoded lazily, when a table is open after it. Each
+// context and starts fetching and decoding the voice pack (about 170 KB). Each
 // cue is started on the context's clock and returns at once: card sounds a little apart,
 // callouts one after another; a cue that would start too late (a burst of updates after
 // a reconnect) is dropped. Settings (mute, volume, pack) are kept per browser.
@@ -11,7 +11,8 @@
 // asked for (`triggered`: muted or not, before the first gesture or not), every cue that
 // was started on the context (`audible`), every one dropped as too late or missing
 // (`dropped`), and from which pack each name last played (`from`); `state` is the
-// context's state ("locked" before the first gesture).
+// context's state ("locked" before the first gesture); `loadedMs` how long the pack took
+// to fetch and decode.
 
 import { t } from "./i18n.js";
 import { CALLOUTS, CARD_SOUNDS, cuesOf } from "./sound-cues.js";
@@ -24,15 +25,22 @@ export const DEFAULT_PACK = "default";
 const CARD_GAP = 0.11;
 /** Seconds between two callouts. */
 const VOICE_GAP = 0.06;
-/** A card sound that would start more than this many seconds late is dropped … */
+/** An update whose card sounds could not start within this many seconds is not heard … */
 const CARD_LATE = 0.8;
-/** … and a callout. */
+/** … and its callouts within this many. */
 const VOICE_LATE = 2.5;
 
 const VOICES = new Set(CALLOUTS);
 const NAMES = [...CARD_SOUNDS, ...CALLOUTS];
 
-const hook = { triggered: {}, audible: {}, dropped: {}, from: {}, state: "locked" };
+const hook = {
+  triggered: {},
+  audible: {},
+  dropped: {},
+  from: {},
+  state: "locked",
+  loadedMs: null,
+};
 window.__madangSounds = hook;
 const count = (map, name) => {
   map[name] = (map[name] || 0) + 1;
@@ -81,7 +89,6 @@ class SoundLayer {
     this.master = null;
     this.bank = null; // Promise<Map name -> {pack, gain, buffers}>
     this.ready = null; // the Map once loaded
-    this.wanted = 0; // tables open
     this.cardAt = 0;
     this.voiceAt = 0;
     this.sources = new Set();
@@ -108,7 +115,7 @@ class SoundLayer {
     }
     if (this.ctx.state === "suspended") this.ctx.resume().catch(() => {});
     hook.state = this.ctx.state;
-    if (this.wanted) this.load();
+    this.load(); // once: fetched and decoded while the player finds a table
   }
 
   level() {
@@ -139,21 +146,10 @@ class SoundLayer {
     this.save();
     this.bank = null;
     this.ready = null;
-    if (this.ctx && this.wanted) this.load();
-  }
-
-  /** A table is open: the pack is wanted (loaded now if the page was touched). */
-  attach() {
-    this.wanted += 1;
     if (this.ctx) this.load();
   }
 
-  /** The table closed: what is still scheduled stops. */
-  detach() {
-    this.wanted = Math.max(0, this.wanted - 1);
-    this.stopAll();
-  }
-
+  /** Stop what is playing or scheduled (the table closed, or the sound went off). */
   stopAll() {
     for (const s of this.sources) {
       try {
@@ -177,6 +173,7 @@ class SoundLayer {
   load() {
     if (this.bank) return this.bank;
     const chosen = this.settings.pack;
+    const began = performance.now();
     const bank = (async () => {
       const base = await fetchManifest(DEFAULT_PACK);
       let own = null;
@@ -208,7 +205,9 @@ class SoundLayer {
     this.bank = bank;
     bank.then(
       (m) => {
-        if (this.bank === bank) this.ready = m;
+        if (this.bank !== bank) return;
+        this.ready = m;
+        hook.loadedMs = Math.round(performance.now() - began);
       },
       (e) => {
         console.warn(`voice pack: ${e}`);
@@ -244,29 +243,35 @@ class SoundLayer {
     Promise.all([this.load(), this.ctx.resume()]).then(go, go);
   }
 
-  /** Start `names` on the context's clock, `late` seconds after they were asked for. */
+  /** Start `names` on the context's clock, `late` seconds after they were asked for: the
+   *  card sounds one after another (a short one 0.11 s after the last, a long one near
+   *  its end), the callouts after the card before them and after the last callout. An
+   *  update whose card sounds (callouts) could not begin within CARD_LATE (VOICE_LATE) of
+   *  its arrival, behind a backlog, drops them. */
   schedule(names, late) {
     const ctx = this.ctx;
     const now = ctx.currentTime;
     let cardAt = Math.max(now, this.cardAt);
+    let voiceAt = Math.max(now, this.voiceAt);
+    const cardsLate = cardAt - now + late > CARD_LATE;
+    const voicesLate = voiceAt - now + late > VOICE_LATE;
     let lastCard = now;
     for (const name of names) {
       const s = this.ready.get(name);
-      if (!s?.buffers.length) {
+      const voice = VOICES.has(name);
+      if (!s?.buffers.length || (voice ? voicesLate : cardsLate)) {
         count(hook.dropped, name);
         continue;
       }
       const buf = s.buffers[Math.floor(Math.random() * s.buffers.length)];
-      const voice = VOICES.has(name);
-      const at = voice ? Math.max(now, this.voiceAt, lastCard) : cardAt;
-      if (at - now + late > (voice ? VOICE_LATE : CARD_LATE)) {
-        count(hook.dropped, name);
-        continue;
-      }
-      if (voice) this.voiceAt = at + buf.duration + VOICE_GAP;
-      else {
+      let at;
+      if (voice) {
+        at = Math.max(voiceAt, lastCard);
+        voiceAt = at + buf.duration + VOICE_GAP;
+      } else {
+        at = cardAt;
         lastCard = at;
-        cardAt = at + CARD_GAP;
+        cardAt = at + Math.max(CARD_GAP, buf.duration - 0.05);
       }
       const src = ctx.createBufferSource();
       src.buffer = buf;
@@ -284,6 +289,7 @@ class SoundLayer {
       hook.from[name] = s.pack;
     }
     this.cardAt = cardAt;
+    this.voiceAt = voiceAt;
   }
 }
 

@@ -280,7 +280,6 @@ export async function tablePage(root, tableId, invite, me) {
 
   const timers = new Timers();
   timers.root = boardWrap;
-  sound.attach();
   const captions = new Captions(boardWrap);
   const st = {
     seat: null,
@@ -631,7 +630,7 @@ export async function tablePage(root, tableId, invite, me) {
       clearInterval(nextTimer);
       timers.stop();
       captions.stop();
-      sound.detach();
+      sound.stopAll();
       sock.close();
       board.destroy();
     },
