@@ -66,13 +66,19 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(data: Path, deal_seed: int, turn_seconds: int = 120) -> Iterator[str]:
+def _serve(
+    data: Path,
+    deal_seed: int,
+    turn_seconds: int = 120,
+    bot_delay: float = 0.0,
+    claim_seconds: float = 1.0,
+) -> Iterator[str]:
     port = _free_port()
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", str(data),
-         "--bot-delay", "0", "--turn-seconds", str(turn_seconds), "--deal-seed", str(deal_seed),
-         "--claim-seconds", "1.0"],
+         "--bot-delay", str(bot_delay), "--turn-seconds", str(turn_seconds),
+         "--deal-seed", str(deal_seed), "--claim-seconds", str(claim_seconds)],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

@@ -7,6 +7,7 @@ import { gameModule } from "./games.js";
 import { errorText, payReason, presetName, t } from "./i18n.js";
 import { seatNamer } from "./names.js";
 import { rulesBox, rulesCatalogue } from "./rules.js";
+import { sound, soundControls } from "./sound.js";
 import { clear, fmtAmount, go, h, link, toast } from "./util.js";
 
 /** Tables this browser left: the lobby offers no 돌아가기 to them. */
@@ -218,6 +219,7 @@ export async function tablePage(root, tableId, invite, me) {
     ),
     rulesBox(table, rules, "rules-in-force"),
     h("span.conn", { "data-testid": "conn" }, t("table.connecting")),
+    soundControls(),
     table.private && table.invite
       ? h("button.small", { type: "button", onclick: copyLink }, t("table.invite"))
       : !table.private
@@ -557,6 +559,7 @@ export async function tablePage(root, tableId, invite, me) {
             addLine(t("table.game_no", { n: msg.game_no }), "game_no");
             for (const line of mod.intro(msg.view, name)) addLine(line, "intro");
             persist();
+            sound.update(game, [{ type: "deal" }], msg.view); // and sounds its deal
           }
           setTimers(msg);
           render();
@@ -593,6 +596,7 @@ export async function tablePage(root, tableId, invite, me) {
           captions.push((msg.events || []).flatMap((e) => mod.captions(e, name)));
           setTimers(msg);
           render();
+          sound.update(game, msg.events || [], msg.view); // on top, after the board is drawn
           if (msg.result) {
             showResult();
             getMe(true);
@@ -639,6 +643,7 @@ export async function tablePage(root, tableId, invite, me) {
       clearInterval(nextTimer);
       timers.stop();
       captions.stop();
+      sound.stopAll();
       sock.close();
       board.destroy();
     },
