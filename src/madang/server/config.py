@@ -65,8 +65,8 @@ class ServerConfig:
     guest_limit: str = "30/hour"
     """Guest accounts one address may make."""
     tables_per_user: int = 3
-    """Open tables one person may sit at when creating another (a table they left, that
-    bots play to its end, does not count)."""
+    """Open tables one person may sit at, made or joined (a table they left, that bots
+    play to its end, does not count); checked in the database when a seat is taken."""
     secure_cookie: bool = False
     """Mark the session cookie ``Secure`` (behind HTTPS); HSTS is sent too."""
     stakes: tuple[int, ...] = field(default=(1, 10, 100, 1000))

@@ -76,20 +76,6 @@ class Hub:
             return sorted(rows, key=lambda t: int(t["id"]))
         return [r.summary() for r in self.rooms.values() if not r.private and not r.closing]
 
-    async def tables_of(self, user_id: int) -> int:
-        """How many open tables ``user_id`` sits at (every process's)."""
-        if self.cluster is not None:
-            return sum(
-                1
-                for e in await self.cluster.entries()
-                if not e["closing"]
-                and any(
-                    u == user_id and not left
-                    for u, left in zip(e["people"], e["left"], strict=True)
-                )
-            )
-        return sum(1 for r in self.rooms.values() if not r.closing and r.sits(user_id))
-
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store function in the database threads (:func:`run_in_db`)."""
         return await run_in_db(self.engine, fn, *args, **kwargs)

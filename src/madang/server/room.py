@@ -71,6 +71,11 @@ def dumps(obj: Any) -> str:
     return _std_dumps(obj)
 
 
+def too_many_tables(limit: int) -> WireError:
+    """The refusal of a seat to a person who sits at ``limit`` open tables already."""
+    return WireError("too_many_tables", f"you sit at {limit} open tables already; leave one first")
+
+
 class Conn:
     """One client connection as the room sees it: a seat (or None) and an outbox.
 
@@ -465,11 +470,17 @@ class Room:
             raise WireError("table_full", "no free seat at this table")
         else:
             target = free[0]
+        # the seat is stored before it is taken, under the cap on the person's open
+        # tables (counted in the database, so across processes and racing requests)
+        taken = {**self._seat_rows()[target.index], "user_id": user["id"]}
+        try:
+            await self._save_table({target.index: taken}, seating=user["id"])
+        except store.TooManyTables:
+            raise too_many_tables(self.config.tables_per_user) from None
         target.user_id = user["id"]
         target.username = user["username"]
         target.disconnected_at = time.monotonic()
         self._send_seats()
-        await self._save_table()
         if self.status == Status.WAITING and self._all_seated():
             await self._start_game()
         return target.index
@@ -532,12 +543,32 @@ class Room:
             out.extend(s.conns)
         return out
 
-    async def _save_table(self) -> None:
-        seats = [
+    def _seat_rows(self) -> list[dict[str, Any]]:
+        """The seats as the table's row stores them."""
+        return [
             {"kind": s.kind, "user_id": s.user_id, "level": s.level, "left": s.left}
             for s in self.seats
         ]
-        await run_in_db(self.engine, store.update_table, self.table_id, self.status, seats)
+
+    async def _save_table(
+        self, changed: dict[int, dict[str, Any]] | None = None, *, seating: int | None = None
+    ) -> None:
+        """Store the table's status and seats (``changed``: some seats' rows instead of
+        what they hold now). ``seating``: a person taking a seat by this write, refused
+        (:class:`~madang.server.store.TooManyTables`, nothing written) when they sit at
+        ``tables_per_user`` open tables already."""
+        seats = self._seat_rows()
+        for i, row in (changed or {}).items():
+            seats[i] = row
+        await run_in_db(
+            self.engine,
+            store.update_table,
+            self.table_id,
+            self.status,
+            seats,
+            seating=seating,
+            tables_per_user=None if seating is None else self.config.tables_per_user,
+        )
 
     # ------------------------------------------------------------------ games
 

@@ -15,7 +15,7 @@ from madang.server.cluster import RemoteTable
 from madang.server.deps import body, bot_levels, current_user, hub_of, need_user
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
-from madang.server.room import Join, Kind, Leave, Room, Seat
+from madang.server.room import Join, Kind, Leave, Room, Seat, too_many_tables
 from madang.server.rules_catalogue import option_values
 from madang.server.schemas import body as documented
 from madang.server.wire import WireError
@@ -43,12 +43,6 @@ async def create_table(request: Request) -> Response:
     data = await body(request)
     if hub.cluster is not None and hub.cluster.draining:
         raise WireError("busy", "this server is shutting down: try again")
-    sitting = await hub.tables_of(user["id"])
-    if sitting >= config.tables_per_user:
-        raise WireError(
-            "too_many_tables",
-            f"you have {config.tables_per_user} open tables already; close one first",
-        )
     game = data.get("game")
     if not isinstance(game, str) or game not in games():
         raise WireError("bad_request", f"game must be one of {', '.join(games())}")
@@ -90,9 +84,9 @@ async def create_table(request: Request) -> Response:
             bot = await hub.db(store.bot_user, s.level)
             s.user_id, s.username = bot["id"], bot["username"]
     invite = store.new_invite()
-    table_id, seed = await hub.db(
-        lambda eng: store.create_table(
-            eng,
+    try:  # the cap is checked in the table's own transaction (docs/server.md, Security)
+        table_id, seed = await hub.db(
+            store.create_table,
             game=game,
             preset=preset,
             stake=stake,
@@ -102,8 +96,10 @@ async def create_table(request: Request) -> Response:
             created_by=user["id"],
             rules=overrides or {},
             deal_seed=config.deal_seed,
+            tables_per_user=config.tables_per_user,
         )
-    )
+    except store.TooManyTables:
+        raise too_many_tables(config.tables_per_user) from None
     room = Room(
         table_id=table_id,
         game=game,
