@@ -89,15 +89,24 @@ class Cluster:
         """Tables of ``games`` made through the proxy, each played to its end by a
         client through the proxy; ``during`` runs (in a thread) once play is under way."""
         rng = random.Random(len(games))
-        tables = [new_table(self.proxy.port, self.cookie, g) for g in games]
         players = [
-            Player(self.proxy.port, self.cookie, t, random.Random(rng.random()), think_s)
-            for t in tables
+            Player(self.proxy.port, self.cookie, 0, random.Random(rng.random()), think_s)
+            for _ in games
         ]
+
+        async def sit_and_play(player: Player, game: str, deadline: float) -> None:
+            # a table is dealt once its person is here, and a seat left empty for the
+            # grace is given up: each player makes its table just before it sits down
+            port, cookie = self.proxy.port, self.cookie
+            player.table_id = await asyncio.to_thread(new_table, port, cookie, game)
+            await player.play(deadline)
 
         async def main() -> None:
             deadline = time.monotonic() + float(os.environ.get("PLAY_S", "180"))
-            tasks = [asyncio.create_task(p.play(deadline)) for p in players]
+            tasks = [
+                asyncio.create_task(sit_and_play(p, g, deadline))
+                for p, g in zip(players, games, strict=True)
+            ]
             if during is not None:
                 await asyncio.sleep(1.5)
                 await asyncio.to_thread(during)

@@ -212,7 +212,7 @@ def test_a_table_between_games_deals_its_next_game_after_a_restart(
 def test_a_game_stored_to_its_end_but_not_settled_settles_once_at_start(
     make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    c = make_client(grace_seconds=0.0)
+    c = make_client(grace_seconds=0.3)
     register(c)
     cookie = c.cookies.get("madang_session")
     tid = new_table(c)
@@ -222,7 +222,9 @@ def test_a_game_stored_to_its_end_but_not_settled_settles_once_at_start(
 
     monkeypatch.setattr(store, "finish_game", crash)
     room = c.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
-    for _ in range(1000):  # nobody connects: a bot plays the seat after the grace
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        hello(ws)  # dealt; then the person goes away
+    for _ in range(1000):  # a bot plays the seat after the grace
         if room.session is not None and room.session.over:
             break
         time.sleep(0.01)

@@ -375,8 +375,8 @@ class Room:
 
     async def run(self) -> None:
         """Handle the queue until the table closes."""
-        if self.status == Status.WAITING and self._all_seated():
-            await self._guard(self._start_game())
+        if self.status == Status.WAITING:
+            await self._guard(self._before_first_deal())
             await self._guard(self._run_due())
         elif self.session is not None:  # rebuilt after a restart
             if self._playing() and self.session.over and self.offer_until is None:
@@ -387,6 +387,8 @@ class Room:
                 self.on_change(self)
             msg = await self.queue.get()
             await self._guard(self._handle(msg))
+            if not self.closing and self.status == Status.WAITING:
+                await self._guard(self._before_first_deal())
             if not self.closing:
                 await self._guard(self._run_due())
         self._cancel_timer()
@@ -444,6 +446,58 @@ class Room:
     def _all_seated(self) -> bool:
         return all(s.kind == Kind.BOT or s.user_id is not None for s in self.seats)
 
+    def _people(self) -> list[Seat]:
+        """The person seats held by someone who has not left."""
+        return [s for s in self.seats if s.kind == Kind.HUMAN and s.user_id and not s.left]
+
+    def _everyone_here(self) -> bool:
+        """Whether every person seated (and not gone) has a connection: nobody is dealt
+        a game while away, for a bot to play it with their money."""
+        return all(s.conns for s in self._people())
+
+    async def _before_first_deal(self) -> None:
+        """A waiting table: deal once every seat is taken and every person is here; a
+        person with no connection for ``grace_seconds`` (a page reload is shorter) loses
+        the seat; with no person left the table closes. Nobody pays for a game they were
+        not at (``docs/server.md``, Disconnection)."""
+        now = time.monotonic()
+        gone = [
+            s
+            for s in self._people()
+            if not s.conns
+            and s.disconnected_at is not None
+            and now >= s.disconnected_at + self.config.grace_seconds
+        ]
+        for s in gone:
+            self._free_seat(s)
+        if gone:
+            self._send_seats()
+            if not self._people():
+                await self._close("nobody is seated")
+                return
+            await self._save_table()
+        if self._all_seated() and self._everyone_here():
+            await self._start_game()
+            return
+        due = [
+            s.disconnected_at + self.config.grace_seconds
+            for s in self._people()
+            if not s.conns and s.disconnected_at is not None
+        ]
+        if due:
+            self._schedule(min(due))
+
+    def _free_seat(self, s: Seat) -> None:
+        """Before the first deal: the seat's person is gone, the seat is free again (their
+        connections watch on as spectators)."""
+        s.user_id = None
+        s.username = None
+        s.disconnected_at = None
+        for c in list(s.conns):
+            c.seat = None
+            self.spectators.add(c)
+        s.conns.clear()
+
     async def _join(
         self, user: dict[str, Any], seat: int | None, invite: str | None, stake: object
     ) -> int:
@@ -481,9 +535,7 @@ class Room:
         target.username = user["username"]
         target.disconnected_at = time.monotonic()
         self._send_seats()
-        if self.status == Status.WAITING and self._all_seated():
-            await self._start_game()
-        return target.index
+        return target.index  # the deal waits for them to connect (_before_first_deal)
 
     async def _leave(self, user: dict[str, Any]) -> bool:
         idx = self.seat_of(user["id"])
@@ -491,13 +543,10 @@ class Room:
             raise WireError("not_seated", "you hold no seat at this table")
         s = self.seats[idx]
         if self.status == Status.WAITING:
-            s.user_id = None
-            s.username = None
-            s.disconnected_at = None
-            for c in list(s.conns):
-                c.seat = None
-                self.spectators.add(c)
-            s.conns.clear()
+            self._free_seat(s)
+            if not self._people():
+                await self._close("nobody is seated")
+                return True
         else:
             s.left = True
             s.bot_control = True
@@ -837,16 +886,19 @@ class Room:
         return self.session.bot_move(seat, s.bot, self.rng)
 
     async def _between(self, now: float) -> None:
-        humans = [s for s in self.seats if s.kind == Kind.HUMAN]
-        present = [s for s in humans if s.conns and not s.left]
-        if present and all(s.index in self.ready for s in present):
+        # the next game is dealt only with every person here (none is dealt a game
+        # while away): when all are ready, or at the deadline; else the table closes
+        people = self._people()
+        here = self._everyone_here()
+        if people and here and all(s.index in self.ready for s in people):
             await self._start_game()
             return
         if now >= self.next_deadline:
-            if present:
+            if people and here:
                 await self._start_game()
             else:
-                await self._close("nobody came back")
+                someone = any(s.conns for s in people)
+                await self._close("a player did not come back" if someone else "nobody came back")
             return
         self._schedule(self.next_deadline)
 

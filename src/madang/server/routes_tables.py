@@ -78,7 +78,6 @@ async def create_table(request: Request) -> Response:
         raise WireError("bad_request", "a table needs at least one person seat")
     humans[0].user_id = user["id"]
     humans[0].username = user["username"]
-    humans[0].disconnected_at = time.monotonic()
     for s in seats:
         if s.kind == Kind.BOT:
             bot = await hub.db(store.bot_user, s.level)
@@ -100,6 +99,7 @@ async def create_table(request: Request) -> Response:
         )
     except store.TooManyTables:
         raise too_many_tables(config.tables_per_user) from None
+    humans[0].disconnected_at = time.monotonic()  # until their page connects
     room = Room(
         table_id=table_id,
         game=game,
