@@ -111,6 +111,12 @@ class ServerConfig:
     deal_seed: int | None = None
     """Deal table ``N``'s games from seed ``deal_seed + N`` (reproducible deals, for tests
     and demonstrations; never on a public server). None: an unpredictable seed per table."""
+    metrics_port: int | None = None
+    """Serve the Prometheus metrics (and the process's name and tables, which the public
+    ``/api/health`` does not tell) on this port of ``metrics_host``, apart from the
+    public port; 0: any free port. None: not served."""
+    metrics_host: str = "127.0.0.1"
+    """Where the metrics port listens: loopback unless the operator opens it wider."""
     redis_url: str = ""
     """Redis (``redis://host:port/db``): this process is one of several serving the same
     database (:mod:`madang.server.cluster`, ``docs/deploy.md``). Empty: one process."""

@@ -19,6 +19,7 @@ from madang.server.room import Room
 
 if TYPE_CHECKING:  # pragma: no cover
     from madang.server.cluster import Cluster, RemoteTable
+    from madang.server.metrics import Operator
 from madang.server.wire import WireError
 
 T = TypeVar("T")
@@ -53,6 +54,8 @@ class Hub:
         self.rooms: dict[int, Room] = {}
         self.cluster: Cluster | None = None
         """This process's part of a cluster (``--redis-url``), else None."""
+        self.operator: Operator | None = None
+        """The operator's metrics server (``metrics_port``), else None."""
         self.resumed_at_start = 0
         """Tables rebuilt from the journal at start."""
         self.aborted_at_start = 0

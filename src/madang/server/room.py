@@ -276,6 +276,10 @@ class Room:
         """While a move is offered for claims (``Session.offering``): when the pause ends."""
         self.deferred: list[Any] = []
         """The events of the offer's pause that the table sees when it ends."""
+        self.held_moves = 0
+        """Answers to the open claim window, counted in the metrics when its pause ends."""
+        self.held_timings: list[float] = []
+        """Their times (``madang_move_seconds``), observed then too."""
         self.on_change: Callable[[Room], None] | None = None
         """Called after each message the room handled (a cluster's lobby entry)."""
         self.on_lost: Callable[[Room], None] | None = None
@@ -686,8 +690,12 @@ class Room:
         if seat not in self._askable():
             raise WireError("illegal_action", "you have nothing to answer now")
         started = time.perf_counter()
+        answering = self.offer_until is not None  # a claim window's answer
         await self._apply(seat, action)
-        MOVE_SECONDS.observe(time.perf_counter() - started)
+        if answering and self.offer_until is not None:
+            self.held_timings.append(time.perf_counter() - started)
+        else:
+            MOVE_SECONDS.observe(time.perf_counter() - started)
 
     async def _apply(self, seat: int, move: str, *, timed_out: bool = False) -> None:
         """Play ``seat``'s move; ``timed_out``: the default answer when its time ran out
@@ -744,7 +752,10 @@ class Room:
             await self._close("the table could not save its game")
             raise WireError("internal", "the move could not be saved") from None
         self.moves_stored += 1
-        MOVES.inc()
+        if self.offer_until is not None:  # a claim window's answer: counted when it ends
+            self.held_moves += 1
+        else:
+            MOVES.inc()
 
     async def _end_offer(self) -> None:
         """The pause after an offered move is over: show what followed it."""
@@ -752,6 +763,7 @@ class Room:
         assert sess is not None
         events, self.deferred = self.deferred, []
         self.offer_until = None
+        self._count_held()
         sess.end_offer()
         if sess.over:
             await self._finish(events)
@@ -759,6 +771,16 @@ class Room:
         self.asked.clear()
         self._ask(None)
         self._broadcast(events, offer_over=True)
+
+    def _count_held(self) -> None:
+        """The pause is over: count the answers its window got (the metrics never show
+        a window while it is open; ``docs/deploy.md``, Health and metrics)."""
+        if self.held_moves:
+            MOVES.inc(self.held_moves)
+        for seconds in self.held_timings:
+            MOVE_SECONDS.observe(seconds)
+        self.held_moves = 0
+        self.held_timings.clear()
 
     async def _finish(self, events: list[Any], *, timeout: int | None = None) -> None:
         """Settle the finished game (committed first), then tell everybody."""
