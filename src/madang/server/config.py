@@ -48,8 +48,10 @@ class ServerConfig:
     """Threads that hash passwords (argon2id), apart from the database's: reads and
     moves never wait on a hash."""
     hash_queue: int = 16
-    """Hashes that may wait for a hashing thread; past that a register or login is
-    answered ``busy`` (503) at once."""
+    """Hashes that may wait for a hashing thread, in each of its two lanes (known
+    devices' logins; registrations and other logins); past that the attempt is answered
+    ``busy`` (503) at once. One hash per address (or device) at a time
+    (:class:`~madang.server.auth.Passwords`)."""
     login_failures: int = 5
     """Failed logins of one name from one address within ``login_window_s`` before that
     pair is blocked (60 s, doubling up to 15 minutes). The owner elsewhere is not."""
