@@ -312,6 +312,10 @@ def main() -> int:
             "1000000",
             "--turn-seconds",
             "120",
+            # a table is dealt once its person connects, and a seat nobody connects to
+            # within the grace is given up: room for making every table before play
+            "--set",
+            "grace_seconds=120",
         ]
         if args.database_url:
             cmd += ["--database-url", args.database_url]

@@ -86,6 +86,8 @@ class Node:
     def __init__(self, name: str, db_url: str, redis_url: str, folder: Path, **opts: Any) -> None:
         self.name = name
         self.port = free_port()
+        self.metrics_port = free_port()
+        """The operator's port (the metrics), on loopback."""
         self.db_url = db_url
         self.redis_url = redis_url
         self.folder = folder
@@ -98,6 +100,7 @@ class Node:
         args = [sys.executable, "-m", "madang", "serve", "--port", str(self.port)]
         args += ["--database-url", self.db_url, "--redis-url", self.redis_url]
         args += ["--node-id", self.name, "--data", str(self.folder)]
+        args += ["--metrics-port", str(self.metrics_port)]
         args += ["--bot-delay", str(o.pop("bot_delay")), "--claim-seconds"]
         args += [str(o.pop("claim_seconds")), "--turn-seconds", str(o.pop("turn_seconds"))]
         args += ["--tables-per-user", "1000", "--guest-limit", "100000/hour"]

@@ -183,7 +183,7 @@ def test_create_join_and_private_tables(make_client: Callable[..., TestClient]) 
     assert error_code(b.get(f"/api/tables/{tid}")) == "forbidden"
     r = b.post(f"/api/tables/{tid}/join", json={"invite": private["table"]["invite"], "stake": 100})
     assert r.status_code == 200 and r.json()["seat"] == 1
-    assert r.json()["table"]["status"] == "playing"
+    assert r.json()["table"]["status"] == "waiting"  # dealt once both are connected
     c = a
     a.cookies.clear()
     register(c, "third1")
@@ -195,14 +195,23 @@ def test_create_join_and_private_tables(make_client: Callable[..., TestClient]) 
 
 
 def test_leave_before_start_frees_the_seat(client: TestClient) -> None:
-    register(client)
+    register(client, "host1")
+    host = client.cookies.get("madang_session")
     tid = client.post(
         "/api/tables", json={"game": "matgo", "seats": [{"kind": "human"}] * 2}
     ).json()["table"]["id"]
+    client.cookies.clear()
+    register(client, "other1")
+    other = client.cookies.get("madang_session")
+    assert client.post(f"/api/tables/{tid}/join", json={"stake": 1}).json()["seat"] == 1
+    use_session(client, host)
     assert client.post(f"/api/tables/{tid}/leave").json() == {"ok": True}
     seats = client.get(f"/api/tables/{tid}").json()["table"]["seats"]
-    assert seats[0]["username"] is None
+    assert seats[0]["username"] is None and seats[1]["username"] == "other1"
     assert error_code(client.post(f"/api/tables/{tid}/leave")) == "not_seated"
+    use_session(client, other)  # the last person leaves: the table closes
+    assert client.post(f"/api/tables/{tid}/leave").json() == {"ok": True}
+    assert error_code(client.get(f"/api/tables/{tid}")) == "not_found"
 
 
 def test_reading_endpoints_need_valid_arguments(client: TestClient) -> None:

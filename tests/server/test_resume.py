@@ -213,10 +213,11 @@ def test_a_table_between_games_deals_its_next_game_after_a_restart(
 def stop_while_settling(
     c: TestClient, tid: int, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[int, str | None]:
-    """Let table ``tid``'s game (a person seat nobody connects to, played by a bot after
-    the grace) run to its end and stop the server while its settlement is in flight, as
-    a process that dies before the settlement commits: the game's id and the person's
-    session cookie. The game stays ``playing``, stored to its last move."""
+    """Let table ``tid``'s game (dealt when its person connects, then played by a bot
+    after the person goes away for the grace) run to its end and stop the server while
+    its settlement is in flight, as a process that dies before the settlement commits:
+    the game's id and the person's session cookie. The game stays ``playing``, stored to
+    its last move."""
     cookie = c.cookies.get("madang_session")
     room = c.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
     settling = threading.Event()
@@ -228,6 +229,8 @@ def stop_while_settling(
         raise OSError("the process died before the settlement committed")
 
     monkeypatch.setattr(store, "finish_game", stuck)
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        hello(ws)  # dealt; then the person goes away
     assert settling.wait(20), "the game did not end"
     game_id = room.game_id
     c.__exit__(None, None, None)
@@ -241,7 +244,7 @@ def stop_while_settling(
 def test_a_game_stored_to_its_end_but_not_settled_settles_once_at_start(
     make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    c = make_client(grace_seconds=0.0)
+    c = make_client(grace_seconds=0.3)
     register(c)
     tid = new_table(c)
     game_id, cookie = stop_while_settling(c, tid, monkeypatch)

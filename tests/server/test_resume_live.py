@@ -176,9 +176,10 @@ def test_kill_9_in_every_phase_and_every_game_finishes(server: Server) -> None:
                 assert _play_until(server, tid, cookie, stop, rng)
                 break
     assert phases == ["go_stop", "claim"]
-    # Two more tables mid-play (bots for the absent person), then a kill at any moment.
-    new_table("matgo")
-    new_table("mahjong")
+    # Two more tables mid-play (dealt while the person was here, then played by bots
+    # for them once they went away), then a kill at any moment.
+    for game in ("matgo", "mahjong"):
+        _play_until(server, new_table(game), cookie, lambda m: m["type"] == "snapshot", rng)
     time.sleep(1.5)
     server.kill()
     server.start()

@@ -58,9 +58,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 config, engine, hub.rooms, lambda r: hub.forget(r.table_id)
             )
         app.state.hub = hub
+        hub.operator = routes_ops.start_operator(hub)
         try:
             yield
         finally:
+            if hub.operator is not None:
+                hub.operator.close()
             if hub.cluster is not None:
                 await hub.cluster.stop()  # hands the tables over first
             for room in list(hub.rooms.values()):

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import time
 import unicodedata
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TypeVar
 
 from argon2 import PasswordHasher
@@ -94,10 +97,34 @@ def _lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
+@dataclass(eq=False)
+class _Job:
+    """One hash waiting for (or on) a hashing thread."""
+
+    fn: Callable[..., object]
+    args: tuple[object, ...]
+    future: asyncio.Future[object]
+    key: str | None
+
+
 class Passwords:
-    """argon2id hashing in a pool of its own (``workers`` threads, at most ``queue``
-    waiting): the database threads and the event loop never wait on a hash, and a flood
-    of registrations is answered ``busy`` instead of piling up."""
+    """argon2id hashing in a pool of its own (``workers`` threads): the database threads
+    and the event loop never wait on a hash, and the hashes waiting are shared fairly.
+
+    * **Two lanes.** A login from a browser that has logged in as that name before (its
+      device cookie, :class:`Throttles`) waits in a lane of its own; registrations and
+      other logins in the other. Each lane holds at most ``queue`` hashes waiting; past
+      that an attempt is answered ``busy`` (503) at once. A freed thread takes the next
+      hash from the lanes in turn, so however many strangers queue, a known device waits
+      for at most one of theirs.
+    * **One at a time per key** (the client's address; a known device's cookie): while a
+      hash of a key is waiting or running, its next attempt is refused at once
+      (``throttled``, 429, with the expected wait), so one address holds at most one
+      place of a lane.
+
+    So wrong passwords from a few dozen addresses cannot lock everybody out (review
+    §3.4): the owner's browser keeps its lane.
+    """
 
     def __init__(
         self, time_cost: int = 3, memory_kib: int = 65536, workers: int = 1, queue: int = 16
@@ -105,7 +132,13 @@ class Passwords:
         self._ph = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib)
         self._pool: ThreadPoolExecutor | None = None
         self._workers = workers
-        self._room = asyncio.Semaphore(workers + queue)
+        self._queue = queue
+        self._lanes: tuple[deque[_Job], deque[_Job]] = (deque(), deque())
+        self._turn = 0
+        self._running = 0
+        self._holders: set[str] = set()
+        self._seconds = 0.5
+        """A hash's time, as measured (a moving average): the waits told are estimates."""
 
     def hash(self, password: str) -> str:
         """The argon2id hash of ``password``."""
@@ -120,16 +153,83 @@ class Passwords:
         except (VerificationError, InvalidHashError):
             return False
 
-    async def run(self, fn: Callable[..., T], *args: object) -> T:
-        """Run ``fn`` (``hash`` or ``verify``) in the hashing pool; ``busy`` when full."""
-        if self._room.locked():
-            raise WireError("busy", "the server is busy; try again in a moment", retry_after=2.0)
+    def wait(self) -> float:
+        """About how long a hash asked for now would take, in seconds."""
+        ahead = sum(len(lane) for lane in self._lanes) + self._running
+        return self._seconds * (1 + ahead / self._workers)
+
+    async def run(
+        self, fn: Callable[..., T], *args: object, key: str | None = None, known: bool = False
+    ) -> T:
+        """Run ``fn`` (``hash`` or ``verify``) in the hashing pool, in the known devices'
+        lane if ``known``; ``throttled`` while a hash of ``key`` is under way, ``busy``
+        when the lane is full."""
+        if key is not None and key in self._holders:
+            raise WireError(
+                "throttled",
+                "an attempt of yours is being checked; try again when it is answered",
+                retry_after=max(1.0, self.wait()),
+            )
+        lane = self._lanes[0 if known else 1]
+        if self._running >= self._workers and len(lane) >= self._queue:
+            raise WireError(
+                "busy",
+                "the server is busy; try again in a moment",
+                retry_after=max(1.0, self.wait()),
+            )
         if self._pool is None:
             self._pool = ThreadPoolExecutor(
                 self._workers, thread_name_prefix="madang-hash", initializer=_lower_priority
             )
-        async with self._room:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        job = _Job(fn, args, asyncio.get_running_loop().create_future(), key)
+        if key is not None:
+            self._holders.add(key)
+        lane.append(job)
+        self._dispatch()
+        return await job.future  # type: ignore[return-value]
+
+    def _next(self) -> _Job | None:
+        for _ in range(2):  # the lanes in turn
+            lane = self._lanes[self._turn]
+            self._turn = 1 - self._turn
+            if lane:
+                return lane.popleft()
+        return None
+
+    def _dispatch(self) -> None:
+        assert self._pool is not None
+        loop = asyncio.get_running_loop()
+        while self._running < self._workers:
+            job = self._next()
+            if job is None:
+                return
+            if job.future.done():  # its request went away while it waited
+                self._holders.discard(job.key or "")
+                continue
+            self._running += 1
+            started = time.perf_counter()
+            done = self._pool.submit(job.fn, *job.args)
+            done.add_done_callback(functools.partial(self._relay, loop, job, started))
+
+    def _relay(
+        self, loop: asyncio.AbstractEventLoop, job: _Job, started: float, done: Future[object]
+    ) -> None:
+        # in the hashing thread: hand the result to the event loop (gone at shutdown)
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._finished, job, done, started)
+
+    def _finished(self, job: _Job, done: Future[object], started: float) -> None:
+        self._running -= 1
+        self._seconds = 0.8 * self._seconds + 0.2 * (time.perf_counter() - started)
+        if job.key is not None:
+            self._holders.discard(job.key)
+        if not job.future.done():
+            error = done.exception()
+            if error is not None:
+                job.future.set_exception(error)
+            else:
+                job.future.set_result(done.result())
+        self._dispatch()
 
     def close(self) -> None:
         """Stop the hashing threads."""
@@ -292,6 +392,15 @@ class Throttles:
         """Count a failed attempt."""
         for throttle, key in self._keys(name, addr, device):
             throttle.fail(key)
+
+    def refused(self, addr: str, device: str | None) -> None:
+        """Count an attempt refused before any check (the hashing lane full, or one of
+        the address's attempts still waiting): a failure of the address alone, never of
+        a name (nobody's name can be locked by it), and nothing for a known device (the
+        server was busy, not the browser wrong). So a flood from an address soon meets
+        the address's limit and stops taking its turns."""
+        if device is None:
+            self.address.fail(addr)
 
     def succeed(self, name: str, addr: str, device: str | None) -> None:
         """A right password: this browser, or this name from this address, starts afresh."""

@@ -29,6 +29,20 @@ def register_cli(sub: Any) -> None:
         help="redis://host:port/db: one of several processes on one PostgreSQL (docs/deploy.md)",
     )
     p.add_argument("--node-id", default="", help="this process's name in a cluster")
+    p.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve the Prometheus metrics on this port, for the operator (default: not "
+        "served; never on the public port)",
+    )
+    p.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help="address of the metrics port (default 127.0.0.1: this host only)",
+    )
     sec = p.add_argument_group("security (docs/server.md, Security)")
     sec.add_argument(
         "--secure-cookie",
@@ -164,6 +178,8 @@ def config_from_args(args: argparse.Namespace) -> Any:
         claim_seconds=args.claim_seconds,
         redis_url=args.redis_url,
         node_id=args.node_id,
+        metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
     )
     try:
         config = override(config, args.set)

@@ -27,7 +27,9 @@ class ServerConfig:
     turn_seconds: float = 20.0
     """Time to answer one question; then the engine's default answer is played."""
     grace_seconds: float = 15.0
-    """How long a disconnected seat waits before a bot answers for it."""
+    """How long a disconnected seat waits before a bot answers for it; before a table's
+    first deal, how long a person's seat is held while they have no connection (then it
+    is given up, and a table with no person left closes)."""
     next_game_seconds: float = 60.0
     """Pause between the games of a table (cut short when every person is ready)."""
     bot_delay: float = 0.6
@@ -48,8 +50,10 @@ class ServerConfig:
     """Threads that hash passwords (argon2id), apart from the database's: reads and
     moves never wait on a hash."""
     hash_queue: int = 16
-    """Hashes that may wait for a hashing thread; past that a register or login is
-    answered ``busy`` (503) at once."""
+    """Hashes that may wait for a hashing thread, in each of its two lanes (known
+    devices' logins; registrations and other logins); past that the attempt is answered
+    ``busy`` (503) at once. One hash per address (or device) at a time
+    (:class:`~madang.server.auth.Passwords`)."""
     login_failures: int = 5
     """Failed logins of one name from one address within ``login_window_s`` before that
     pair is blocked (60 s, doubling up to 15 minutes). The owner elsewhere is not."""
@@ -65,8 +69,8 @@ class ServerConfig:
     guest_limit: str = "30/hour"
     """Guest accounts one address may make."""
     tables_per_user: int = 3
-    """Open tables one person may sit at when creating another (a table they left, that
-    bots play to its end, does not count)."""
+    """Open tables one person may sit at, made or joined (a table they left, that bots
+    play to its end, does not count); checked in the database when a seat is taken."""
     secure_cookie: bool = False
     """Mark the session cookie ``Secure`` (behind HTTPS); HSTS is sent too."""
     stakes: tuple[int, ...] = field(default=(1, 10, 100, 1000))
@@ -116,6 +120,12 @@ class ServerConfig:
     deal_seed: int | None = None
     """Deal table ``N``'s games from seed ``deal_seed + N`` (reproducible deals, for tests
     and demonstrations; never on a public server). None: an unpredictable seed per table."""
+    metrics_port: int | None = None
+    """Serve the Prometheus metrics (and the process's name and tables, which the public
+    ``/api/health`` does not tell) on this port of ``metrics_host``, apart from the
+    public port; 0: any free port. None: not served."""
+    metrics_host: str = "127.0.0.1"
+    """Where the metrics port listens: loopback unless the operator opens it wider."""
     redis_url: str = ""
     """Redis (``redis://host:port/db``): this process is one of several serving the same
     database (:mod:`madang.server.cluster`, ``docs/deploy.md``). Empty: one process."""

@@ -19,6 +19,7 @@ from madang.server.room import Room
 
 if TYPE_CHECKING:  # pragma: no cover
     from madang.server.cluster import Cluster, RemoteTable
+    from madang.server.metrics import Operator
 from madang.server.wire import WireError
 
 T = TypeVar("T")
@@ -56,6 +57,8 @@ class Hub:
         self.rooms: dict[int, Room] = {}
         self.cluster: Cluster | None = None
         """This process's part of a cluster (``--redis-url``), else None."""
+        self.operator: Operator | None = None
+        """The operator's metrics server (``metrics_port``), else None."""
         self.resumed_at_start = 0
         """Tables rebuilt from the journal at start."""
         self.aborted_at_start = 0
@@ -78,20 +81,6 @@ class Hub:
             rows = [e["summary"] for e in entries if not e["private"] and not e["closing"]]
             return sorted(rows, key=lambda t: int(t["id"]))
         return [r.summary() for r in self.rooms.values() if not r.private and not r.closing]
-
-    async def tables_of(self, user_id: int) -> int:
-        """How many open tables ``user_id`` sits at (every process's)."""
-        if self.cluster is not None:
-            return sum(
-                1
-                for e in await self.cluster.entries()
-                if not e["closing"]
-                and any(
-                    u == user_id and not left
-                    for u, left in zip(e["people"], e["left"], strict=True)
-                )
-            )
-        return sum(1 for r in self.rooms.values() if not r.closing and r.sits(user_id))
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store function in the database threads (:func:`run_in_db`)."""

@@ -1,22 +1,35 @@
-"""The server's Prometheus metrics (``GET /metrics``, the text exposition format).
+"""The server's Prometheus metrics, for the operator only: served on a port of their own
+(``madang serve --metrics-port``, loopback by default: :func:`serve_operator`), never on
+the public port, which any player can reach.
 
 Counted by the rooms as they go (one registry for the process): moves stored, the time a
 person's move takes from its arrival at the table to the update that shows it (the
 journal's commit included), and tables taken over from a process that stopped holding
-them. Read when scraped: the tables this process plays, the sockets it holds, whether it
-is draining.
+them. A mahjong claim window's answers are counted when its pause ends, with the rest of
+what the pause hid (``docs/server.md``, Claims). Read when scraped: the tables this
+process plays, the sockets it holds, whether it is draining, and its name in a cluster.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
+from wsgiref.simple_server import WSGIServer
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily
 from prometheus_client.registry import Collector
 
-__all__ = ["FAILOVERS", "MOVES", "MOVE_SECONDS", "REGISTRY", "exposition"]
+__all__ = [
+    "FAILOVERS",
+    "MOVES",
+    "MOVE_SECONDS",
+    "REGISTRY",
+    "Operator",
+    "operator_registry",
+    "serve_operator",
+]
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 
@@ -38,10 +51,15 @@ FAILOVERS = Counter(
 
 
 class _Live(Collector):
-    def __init__(self, read: Callable[[], dict[str, float]]) -> None:
+    """The counters of :data:`REGISTRY` and the gauges ``read`` gives when scraped (in
+    the metrics server's thread: ``read`` must only copy what it reads)."""
+
+    def __init__(self, read: Callable[[], dict[str, float]], node: str | None) -> None:
         self.read = read
+        self.node = node
 
     def collect(self) -> Iterator[Any]:
+        yield from REGISTRY.collect()
         helps = {
             "madang_tables": "Open tables played by this process.",
             "madang_connections": "Table sockets open on this process.",
@@ -51,10 +69,40 @@ class _Live(Collector):
             g = GaugeMetricFamily(name, helps.get(name, name))
             g.add_metric([], value)
             yield g
+        if self.node is not None:
+            yield InfoMetricFamily("madang_node", "This process's name in the cluster.",
+                                   value={"node": self.node})  # fmt: skip
 
 
-def exposition(read: Callable[[], dict[str, float]]) -> bytes:
-    """The metrics as Prometheus text: the counters and the gauges ``read`` gives."""
-    live = CollectorRegistry()
-    live.register(_Live(read))
-    return generate_latest(REGISTRY) + generate_latest(live)
+def operator_registry(read: Callable[[], dict[str, float]], node: str | None) -> CollectorRegistry:
+    """A registry of everything the operator sees: the counters and the live gauges."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_Live(read, node))
+    return registry
+
+
+class Operator:
+    """The operator's metrics server (``prometheus_client``'s own, in a thread)."""
+
+    def __init__(self, server: WSGIServer, thread: threading.Thread) -> None:
+        self.server = server
+        self.thread = thread
+
+    @property
+    def port(self) -> int:
+        """The port it listens on (the one asked for, or the one given for 0)."""
+        return int(self.server.server_address[1])
+
+    def close(self) -> None:
+        """Stop serving and free the port."""
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(5)
+
+
+def serve_operator(
+    host: str, port: int, read: Callable[[], dict[str, float]], node: str | None = None
+) -> Operator:
+    """Serve the metrics (Prometheus text, at any path) on ``host:port``."""
+    server, thread = start_http_server(port, host, registry=operator_registry(read, node))
+    return Operator(server, thread)

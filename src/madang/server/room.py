@@ -74,6 +74,11 @@ def dumps(obj: Any) -> str:
     return _std_dumps(obj)
 
 
+def too_many_tables(limit: int) -> WireError:
+    """The refusal of a seat to a person who sits at ``limit`` open tables already."""
+    return WireError("too_many_tables", f"you sit at {limit} open tables already; leave one first")
+
+
 class Conn:
     """One client connection as the room sees it: a seat (or None) and an outbox.
 
@@ -278,6 +283,10 @@ class Room:
         """While a move is offered for claims (``Session.offering``): when the pause ends."""
         self.deferred: list[Any] = []
         """The events of the offer's pause that the table sees when it ends."""
+        self.held_moves = 0
+        """Answers to the open claim window, counted in the metrics when its pause ends."""
+        self.held_timings: list[float] = []
+        """Their times (``madang_move_seconds``), observed then too."""
         self.on_change: Callable[[Room], None] | None = None
         """Called after each message the room handled (a cluster's lobby entry)."""
         self.on_lost: Callable[[Room], None] | None = None
@@ -378,8 +387,8 @@ class Room:
 
     async def run(self) -> None:
         """Handle the queue until the table closes."""
-        if self.status == Status.WAITING and self._all_seated():
-            await self._guard(self._start_game())
+        if self.status == Status.WAITING:
+            await self._guard(self._before_first_deal())
             await self._guard(self._run_due())
         elif self.session is not None:  # rebuilt after a restart
             if self._playing() and self.session.over and self.offer_until is None:
@@ -390,6 +399,8 @@ class Room:
                 self.on_change(self)
             msg = await self.queue.get()
             await self._guard(self._handle(msg))
+            if not self.closing and self.status == Status.WAITING:
+                await self._guard(self._before_first_deal())
             if not self.closing:
                 await self._guard(self._run_due())
         self._cancel_timer()
@@ -447,6 +458,58 @@ class Room:
     def _all_seated(self) -> bool:
         return all(s.kind == Kind.BOT or s.user_id is not None for s in self.seats)
 
+    def _people(self) -> list[Seat]:
+        """The person seats held by someone who has not left."""
+        return [s for s in self.seats if s.kind == Kind.HUMAN and s.user_id and not s.left]
+
+    def _everyone_here(self) -> bool:
+        """Whether every person seated (and not gone) has a connection: nobody is dealt
+        a game while away, for a bot to play it with their money."""
+        return all(s.conns for s in self._people())
+
+    async def _before_first_deal(self) -> None:
+        """A waiting table: deal once every seat is taken and every person is here; a
+        person with no connection for ``grace_seconds`` (a page reload is shorter) loses
+        the seat; with no person left the table closes. Nobody pays for a game they were
+        not at (``docs/server.md``, Disconnection)."""
+        now = time.monotonic()
+        gone = [
+            s
+            for s in self._people()
+            if not s.conns
+            and s.disconnected_at is not None
+            and now >= s.disconnected_at + self.config.grace_seconds
+        ]
+        for s in gone:
+            self._free_seat(s)
+        if gone:
+            self._send_seats()
+            if not self._people():
+                await self._close("nobody is seated")
+                return
+            await self._save_table()
+        if self._all_seated() and self._everyone_here():
+            await self._start_game()
+            return
+        due = [
+            s.disconnected_at + self.config.grace_seconds
+            for s in self._people()
+            if not s.conns and s.disconnected_at is not None
+        ]
+        if due:
+            self._schedule(min(due))
+
+    def _free_seat(self, s: Seat) -> None:
+        """Before the first deal: the seat's person is gone, the seat is free again (their
+        connections watch on as spectators)."""
+        s.user_id = None
+        s.username = None
+        s.disconnected_at = None
+        for c in list(s.conns):
+            c.seat = None
+            self.spectators.add(c)
+        s.conns.clear()
+
     async def _join(
         self, user: dict[str, Any], seat: int | None, invite: str | None, stake: object
     ) -> int:
@@ -473,14 +536,18 @@ class Room:
             raise WireError("table_full", "no free seat at this table")
         else:
             target = free[0]
+        # the seat is stored before it is taken, under the cap on the person's open
+        # tables (counted in the database, so across processes and racing requests)
+        taken = {**self._seat_rows()[target.index], "user_id": user["id"]}
+        try:
+            await self._save_table({target.index: taken}, seating=user["id"])
+        except store.TooManyTables:
+            raise too_many_tables(self.config.tables_per_user) from None
         target.user_id = user["id"]
         target.username = user["username"]
         target.disconnected_at = time.monotonic()
         self._send_seats()
-        await self._save_table()
-        if self.status == Status.WAITING and self._all_seated():
-            await self._start_game()
-        return target.index
+        return target.index  # the deal waits for them to connect (_before_first_deal)
 
     async def _leave(self, user: dict[str, Any]) -> bool:
         idx = self.seat_of(user["id"])
@@ -488,13 +555,10 @@ class Room:
             raise WireError("not_seated", "you hold no seat at this table")
         s = self.seats[idx]
         if self.status == Status.WAITING:
-            s.user_id = None
-            s.username = None
-            s.disconnected_at = None
-            for c in list(s.conns):
-                c.seat = None
-                self.spectators.add(c)
-            s.conns.clear()
+            self._free_seat(s)
+            if not self._people():
+                await self._close("nobody is seated")
+                return True
         else:
             s.left = True
             s.bot_control = True
@@ -540,12 +604,32 @@ class Room:
             out.extend(s.conns)
         return out
 
-    async def _save_table(self) -> None:
-        seats = [
+    def _seat_rows(self) -> list[dict[str, Any]]:
+        """The seats as the table's row stores them."""
+        return [
             {"kind": s.kind, "user_id": s.user_id, "level": s.level, "left": s.left}
             for s in self.seats
         ]
-        await run_in_db(self.engine, store.update_table, self.table_id, self.status, seats)
+
+    async def _save_table(
+        self, changed: dict[int, dict[str, Any]] | None = None, *, seating: int | None = None
+    ) -> None:
+        """Store the table's status and seats (``changed``: some seats' rows instead of
+        what they hold now). ``seating``: a person taking a seat by this write, refused
+        (:class:`~madang.server.store.TooManyTables`, nothing written) when they sit at
+        ``tables_per_user`` open tables already."""
+        seats = self._seat_rows()
+        for i, row in (changed or {}).items():
+            seats[i] = row
+        await run_in_db(
+            self.engine,
+            store.update_table,
+            self.table_id,
+            self.status,
+            seats,
+            seating=seating,
+            tables_per_user=None if seating is None else self.config.tables_per_user,
+        )
 
     # ------------------------------------------------------------------ games
 
@@ -614,8 +698,12 @@ class Room:
         if seat not in self._askable():
             raise WireError("illegal_action", "you have nothing to answer now")
         started = time.perf_counter()
+        answering = self.offer_until is not None  # a claim window's answer
         await self._apply(seat, action)
-        MOVE_SECONDS.observe(time.perf_counter() - started)
+        if answering and self.offer_until is not None:
+            self.held_timings.append(time.perf_counter() - started)
+        else:
+            MOVE_SECONDS.observe(time.perf_counter() - started)
 
     async def _apply(self, seat: int, move: str, *, timed_out: bool = False) -> None:
         """Play ``seat``'s move; ``timed_out``: the default answer when its time ran out
@@ -672,7 +760,10 @@ class Room:
             await self._close("the table could not save its game")
             raise WireError("internal", "the move could not be saved") from None
         self.moves_stored += 1
-        MOVES.inc()
+        if self.offer_until is not None:  # a claim window's answer: counted when it ends
+            self.held_moves += 1
+        else:
+            MOVES.inc()
 
     async def _end_offer(self) -> None:
         """The pause after an offered move is over: show what followed it."""
@@ -680,6 +771,7 @@ class Room:
         assert sess is not None
         events, self.deferred = self.deferred, []
         self.offer_until = None
+        self._count_held()
         sess.end_offer()
         if sess.over:
             await self._finish(events)
@@ -687,6 +779,16 @@ class Room:
         self.asked.clear()
         self._ask(None)
         self._broadcast(events, offer_over=True)
+
+    def _count_held(self) -> None:
+        """The pause is over: count the answers its window got (the metrics never show
+        a window while it is open; ``docs/deploy.md``, Health and metrics)."""
+        if self.held_moves:
+            MOVES.inc(self.held_moves)
+        for seconds in self.held_timings:
+            MOVE_SECONDS.observe(seconds)
+        self.held_moves = 0
+        self.held_timings.clear()
 
     async def _finish(self, events: list[Any], *, timeout: int | None = None) -> None:
         """Settle the finished game (committed first), then tell everybody."""
@@ -847,16 +949,19 @@ class Room:
         return self.session.bot_move(seat, s.bot, self.rng)
 
     async def _between(self, now: float) -> None:
-        humans = [s for s in self.seats if s.kind == Kind.HUMAN]
-        present = [s for s in humans if s.conns and not s.left]
-        if present and all(s.index in self.ready for s in present):
+        # the next game is dealt only with every person here (none is dealt a game
+        # while away): when all are ready, or at the deadline; else the table closes
+        people = self._people()
+        here = self._everyone_here()
+        if people and here and all(s.index in self.ready for s in people):
             await self._start_game()
             return
         if now >= self.next_deadline:
-            if present:
+            if people and here:
                 await self._start_game()
             else:
-                await self._close("nobody came back")
+                someone = any(s.conns for s in people)
+                await self._close("a player did not come back" if someone else "nobody came back")
             return
         self._schedule(self.next_deadline)
 

@@ -38,7 +38,7 @@ async def register(request: Request) -> Response:
     if await hub.db(store.name_taken, name):  # before any hashing
         raise WireError("username_taken", f"the name {name!r} (or one like it) is taken")
     hub.limits.hit("register", addr)
-    hashed = await hub.passwords.run(hub.passwords.hash, password)
+    hashed = await hub.passwords.run(hub.passwords.hash, password, key=addr)
     me = await current_user(request)
     if me is not None and me["guest"]:
         user = await hub.db(store.upgrade_guest, me["id"], name, hashed)
@@ -72,9 +72,17 @@ async def login(request: Request) -> Response:
     owner = await hub.db(store.device_user, cookie)
     device = cookie if row is not None and owner == row.id else None
     hub.throttle.check(name, addr, device)
-    ok = row is not None and await hub.passwords.run(
-        hub.passwords.verify, row.password_hash, password[:200]
-    )
+    try:  # a known device has a lane of the hashing queue of its own (auth.Passwords)
+        ok = row is not None and await hub.passwords.run(
+            hub.passwords.verify,
+            row.password_hash,
+            password[:200],
+            key=addr if device is None else f"device|{device}",
+            known=device is not None,
+        )
+    except WireError:  # busy, or an attempt of this address still waiting: counted
+        hub.throttle.refused(addr, device)
+        raise
     if not ok or row is None:
         hub.throttle.fail(name, addr, device)
         raise WireError("bad_credentials", "wrong user name or password")

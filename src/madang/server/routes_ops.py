@@ -1,4 +1,5 @@
-"""For the operator and the load balancer: liveness, readiness and the metrics."""
+"""For the load balancer: liveness and readiness (public, and telling nothing about the
+games); for the operator: the metrics on a port of their own (:func:`start_operator`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from madang.server.deps import Hub, hub_of
-from madang.server.metrics import exposition
+from madang.server.metrics import Operator, serve_operator
+from madang.server.wire import WireError
 
 router = APIRouter()
 
@@ -20,11 +22,10 @@ def _ping(eng: Any) -> None:
 
 
 @router.get("/api/health")
-async def health(request: Request) -> dict[str, Any]:
-    """Liveness: the process answers (nothing else is asked)."""
-    hub = hub_of(request)
-    node = hub.cluster.node if hub.cluster is not None else None
-    return {"ok": True, "node": node, "tables": len(hub.rooms)}
+async def health() -> dict[str, Any]:
+    """Liveness: the process answers (nothing else is asked, nothing else is told: the
+    node's name and its tables are the operator's, on the metrics port)."""
+    return {"ok": True}
 
 
 @router.get("/api/ready")
@@ -62,18 +63,26 @@ async def ready_redis(request: Request) -> Response:
 
 
 @router.get("/metrics")
-async def metrics(request: Request) -> Response:
-    """Prometheus metrics (text format 0.0.4)."""
-    hub = hub_of(request)
-    return Response(
-        exposition(lambda: _gauges(hub)), media_type="text/plain; version=0.0.4; charset=utf-8"
-    )
+async def no_metrics() -> Response:
+    """Not here: the public port tells nothing about the games (not the page either, so
+    that a scraper left pointing here fails plainly)."""
+    raise WireError("not_found", "the metrics are served on the operator's port only")
+
+
+def start_operator(hub: Hub) -> Operator | None:
+    """The operator's metrics server (``metrics_port`` on ``metrics_host``), or None."""
+    config = hub.config
+    if config.metrics_port is None:
+        return None
+    node = hub.cluster.node if hub.cluster is not None else None
+    return serve_operator(config.metrics_host, config.metrics_port, lambda: _gauges(hub), node)
 
 
 def _gauges(hub: Hub) -> dict[str, float]:
+    # read in the metrics server's thread: copy before iterating
     cluster = hub.cluster
     return {
-        "madang_tables": float(sum(1 for r in hub.rooms.values() if not r.closing)),
-        "madang_connections": float(sum(hub.sockets.values())),
+        "madang_tables": float(sum(1 for r in list(hub.rooms.values()) if not r.closing)),
+        "madang_connections": float(sum(list(hub.sockets.values()))),
         "madang_draining": float(cluster is not None and cluster.draining),
     }

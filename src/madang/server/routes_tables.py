@@ -15,7 +15,7 @@ from madang.server.cluster import RemoteTable
 from madang.server.deps import body, bot_levels, current_user, hub_of, need_user
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
-from madang.server.room import Join, Kind, Leave, Room, Seat
+from madang.server.room import Join, Kind, Leave, Room, Seat, too_many_tables
 from madang.server.rules_catalogue import option_values
 from madang.server.schemas import body as documented
 from madang.server.stakes import check_table
@@ -44,12 +44,6 @@ async def create_table(request: Request) -> Response:
     data = await body(request)
     if hub.cluster is not None and hub.cluster.draining:
         raise WireError("busy", "this server is shutting down: try again")
-    sitting = await hub.tables_of(user["id"])
-    if sitting >= config.tables_per_user:
-        raise WireError(
-            "too_many_tables",
-            f"you have {config.tables_per_user} open tables already; close one first",
-        )
     game = data.get("game")
     if not isinstance(game, str) or game not in games():
         raise WireError("bad_request", f"game must be one of {', '.join(games())}")
@@ -86,15 +80,14 @@ async def create_table(request: Request) -> Response:
         raise WireError("bad_request", "a table needs at least one person seat")
     humans[0].user_id = user["id"]
     humans[0].username = user["username"]
-    humans[0].disconnected_at = time.monotonic()
     for s in seats:
         if s.kind == Kind.BOT:
             bot = await hub.db(store.bot_user, s.level)
             s.user_id, s.username = bot["id"], bot["username"]
     invite = store.new_invite()
-    table_id, seed = await hub.db(
-        lambda eng: store.create_table(
-            eng,
+    try:  # the cap is checked in the table's own transaction (docs/server.md, Security)
+        table_id, seed = await hub.db(
+            store.create_table,
             game=game,
             preset=preset,
             stake=stake,
@@ -104,8 +97,11 @@ async def create_table(request: Request) -> Response:
             created_by=user["id"],
             rules=overrides or {},
             deal_seed=config.deal_seed,
+            tables_per_user=config.tables_per_user,
         )
-    )
+    except store.TooManyTables:
+        raise too_many_tables(config.tables_per_user) from None
+    humans[0].disconnected_at = time.monotonic()  # until their page connects
     room = Room(
         table_id=table_id,
         game=game,

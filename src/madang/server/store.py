@@ -47,6 +47,15 @@ class NameTaken(Exception):
         self.username = username
 
 
+class TooManyTables(Exception):
+    """The person sits at ``limit`` open tables already: no seat was taken."""
+
+    def __init__(self, user_id: int, limit: int) -> None:
+        super().__init__(f"user {user_id} sits at {limit} open tables already")
+        self.user_id = user_id
+        self.limit = limit
+
+
 class AlreadySettled(Exception):
     """A game settled before (by this process before a restart, or by another): nothing
     is paid twice. ``result`` is what it was settled with."""
@@ -265,12 +274,22 @@ def create_table(
     created_by: int,
     rules: dict[str, Any] | None = None,
     deal_seed: int | None = None,
+    tables_per_user: int | None = None,
 ) -> tuple[int, int]:
     """Insert a table row with the options changed from its preset (``rules``) and its
     seed: ``deal_seed`` plus the table's id (reproducible deals, for tests), else 64
     random bits. Returns the id and the seed (every deal at the table follows from it,
-    so a restart can rebuild its games)."""
+    so a restart can rebuild its games).
+
+    With ``tables_per_user``, the people seated in ``seats`` (the creator) must each sit
+    at fewer open tables than that, counted in the same transaction under their user
+    row's lock (:func:`sitting_at`); else :class:`TooManyTables` and nothing is made."""
     with eng.begin() as c:
+        if tables_per_user is not None:
+            for uid in sorted(
+                {s["user_id"] for s in seats if s["kind"] == "human" and s.get("user_id")}
+            ):
+                _check_sitting(c, uid, tables_per_user)
         tid = int(
             c.execute(
                 sa.insert(db.tables).values(
@@ -292,12 +311,62 @@ def create_table(
     return tid, seed
 
 
-def update_table(eng: Engine, table_id: int, status: str, seats: list[dict[str, Any]]) -> None:
-    """Store a table's status and seats."""
+def _seated(user_id: int) -> sa.ColumnElement[bool]:
+    """A table row's condition: ``user_id`` holds one of its seats and has not left it."""
+    most = max(spec(g).seats for g in games())
+    held = []
+    for i in range(most):
+        seat = db.tables.c.seats[i]
+        held.append(
+            sa.and_(
+                seat["user_id"].as_integer() == user_id,
+                sa.func.coalesce(seat["left"].as_boolean(), sa.false()) == sa.false(),
+            )
+        )
+    return sa.or_(*held)
+
+
+def sitting_at(eng: Engine | Connection, user_id: int) -> int:
+    """How many open tables (not ``closed``) ``user_id`` holds a seat at and has not
+    left (a table they left, that bots play to its end, does not count)."""
+    q = sa.select(sa.func.count()).where(db.tables.c.status != "closed", _seated(user_id))
+    if isinstance(eng, Connection):
+        return int(eng.execute(q).scalar() or 0)
+    with eng.connect() as c:
+        return int(c.execute(q).scalar() or 0)
+
+
+def _check_sitting(c: Connection, user_id: int, limit: int) -> None:
+    """Lock ``user_id``'s row for this transaction (PostgreSQL: ``FOR NO KEY UPDATE``,
+    which orders the person's concurrent creates and joins, from any process, and
+    leaves foreign-key checks of other writers alone; SQLite has one writer), then
+    :class:`TooManyTables` if they sit at ``limit`` open tables already."""
+    c.execute(
+        sa.select(db.users.c.id).where(db.users.c.id == user_id).with_for_update(key_share=True)
+    )
+    if sitting_at(c, user_id) >= limit:
+        raise TooManyTables(user_id, limit)
+
+
+def update_table(
+    eng: Engine,
+    table_id: int,
+    status: str,
+    seats: list[dict[str, Any]],
+    *,
+    seating: int | None = None,
+    tables_per_user: int | None = None,
+) -> None:
+    """Store a table's status and seats. ``seating``: the person who takes a seat by
+    this write; with ``tables_per_user`` they must sit at fewer open tables than that
+    (checked in this transaction under their row's lock), else :class:`TooManyTables`
+    and nothing is written."""
     values: dict[str, Any] = {"status": status, "seats": seats}
     if status == "closed":
         values["closed_at"] = now()
     with eng.begin() as c:
+        if seating is not None and tables_per_user is not None:
+            _check_sitting(c, seating, tables_per_user)
         c.execute(sa.update(db.tables).where(db.tables.c.id == table_id).values(**values))
 
 

@@ -350,6 +350,9 @@ export async function tablePage(root, tableId, invite, me) {
     waiting.classList.toggle("hidden", !w);
     if (!w) return;
     const free = st.seats.filter((s) => s.kind === "human" && !s.username).length;
+    // every seat taken but somebody's page is not connected: nobody is dealt a game
+    // while away (the seat is given up after the grace)
+    const away = st.seats.filter((s) => s.kind === "human" && s.username && !s.connected);
     const url = tableUrl();
     clear(waiting).append(
       h(
@@ -358,6 +361,13 @@ export async function tablePage(root, tableId, invite, me) {
         h("h2", {}, t("table.waiting_title")),
         h("p", {}, t("table.waiting_body")),
         h("p.free", {}, t("table.waiting_seats", { n: free })),
+        away.length
+          ? h(
+              "p.away",
+              {},
+              t("table.waiting_away", { names: away.map((s) => s.username).join(", ") }),
+            )
+          : null,
         h(
           "div.row",
           {},
