@@ -119,7 +119,7 @@ def test_the_owner_logs_in_while_32_addresses_flood_wrong_passwords(tmp_path: Pa
 
 
 def test_attempts_refused_unchecked_count_against_the_address_alone() -> None:
-    t = Throttles(pair_failures=5, address_failures=3, name_failures=50, clock=lambda: 0.0)
+    t = Throttles(pair_failures=5, address_failures=3, name_failures=50)
     for _ in range(3):  # busy, or one of its attempts still waiting
         t.refused("10.0.0.9", None)
     with pytest.raises(WireError) as e:

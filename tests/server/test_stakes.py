@@ -274,7 +274,7 @@ def test_a_settlement_that_cannot_be_written_aborts_the_game_and_closes_the_tabl
 def test_a_settlement_that_fails_again_at_start_is_aborted_once(
     make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    c = make_client(grace_seconds=0.0)
+    c = make_client(grace_seconds=0.3)
     register(c)
     tid = new_table(c)
     game_id, cookie = stop_while_settling(c, tid, monkeypatch)  # a crash while settling
@@ -303,6 +303,8 @@ def test_a_table_made_before_the_bounds_is_closed_at_start(
     cookie = c.cookies.get("madang_session")
     r = c.post("/api/tables", json={**MAHJONG, "stake": 1000})
     tid = r.json()["table"]["id"]
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        hello(ws)  # the hand is dealt once its person is here
     eng = _engine(c)
     c.__exit__(None, None, None)
     with eng.begin() as conn:
@@ -323,7 +325,7 @@ def test_with_the_database_down_the_table_still_closes_and_the_next_start_settle
     """Neither the settlement nor the abort nor the closing can be written (the database
     is down): the table closes in the process all the same, and the next start, with the
     database back, settles the game its journal ends — once."""
-    c = make_client(grace_seconds=0.0)
+    c = make_client(grace_seconds=0.3)
     register(c)
     cookie = c.cookies.get("madang_session")
     tid = new_table(c)
@@ -331,6 +333,8 @@ def test_with_the_database_down_the_table_still_closes_and_the_next_start_settle
     room = hub.rooms[tid]
     for name in ("finish_game", "abort_table", "update_table"):
         monkeypatch.setattr(store, name, _db_fault)
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        hello(ws)  # dealt; then the person goes away and a bot plays the seat
     _until_forgotten(hub, tid)  # a bot played the seat to the end; the settlement failed
     game_id = room.game_id
     assert room.status == "closed"
