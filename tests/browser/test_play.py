@@ -943,3 +943,32 @@ def test_rules_options_in_the_lobby_and_at_the_table(server: str, browser: Any, 
     finally:
         context.close()
     axe.finish()
+
+
+def test_logout_everywhere_from_the_me_page(server: str, browser: Any) -> None:
+    """§3.8: the 내 기록 page's 모든 기기에서 로그아웃 ends the account's sessions on every
+    device: this browser lands on the login page, another browser's session is gone."""
+    here = browser.new_context(viewport=DESKTOP)
+    there = browser.new_context(viewport=PHONE)
+    errors: list[str] = []
+    try:
+        page = here.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        body = {"username": "어디서나", "password": "correct horse"}
+        assert page.request.post(f"{server}/api/register", data=body).status == 201
+        assert there.request.post(f"{server}/api/login", data=body).status == 200
+        assert there.request.get(f"{server}/api/me").status == 200
+        page.goto(server + "/me")
+        page.wait_for_selector("#btn-logout-everywhere")
+        scan_korean(page, "me account")
+        shot(page, "i25_logout_everywhere_desktop")
+        page.once("dialog", lambda d: d.accept())
+        page.click("#btn-logout-everywhere")
+        page.wait_for_url("**/login")
+        assert "2곳에서 로그아웃했습니다" in page.inner_text("#toast")
+        assert there.request.get(f"{server}/api/me").status == 401
+        assert page.request.get(f"{server}/api/me").status == 401
+        assert not errors, errors
+    finally:
+        here.close()
+        there.close()
