@@ -3,7 +3,8 @@ registered game and preset — and over a toy game registered by the test alone,
 that a new game needs nothing outside its own file and one registration line.
 
 Random games, through the contract only: legal moves non-empty exactly while the game
-runs and only for the seats asked; the default answer is legal; any legal move steps
+runs and only for the seats asked; the default answer and a timeout's answer (the
+``normal`` bot's where the game has one) are legal; any legal move steps
 and anything else (forged text, another seat's moves) raises a typed error and changes
 no view; no view leaks (each seat's view is unchanged when what it cannot see is
 dealt again, :meth:`Session.resampled`); the record's replay frames follow every move
@@ -23,7 +24,7 @@ import pytest
 from tests.contract import toy
 
 from madang.arena import run_arena
-from madang.bots import Budget
+from madang.bots import Budget, make_bot
 from madang.core.errors import MadangError
 from madang.core.game import Session
 from madang.core.registry import games, register_spec, spec, unregister_spec
@@ -59,11 +60,23 @@ def check_views_leak_nothing(s: Session, rng: random.Random) -> int:
     return moved
 
 
+class _Bot:
+    """The bot a table's timeout asks (:class:`madang.core.game.BotSeat`)."""
+
+    def __init__(self, game: str) -> None:
+        self.budget = Budget(0.001)
+        try:
+            self.bot: Any = make_bot(game, "normal")
+        except MadangError:
+            self.bot = None  # a game without bots: the default answer
+
+
 def play(s: Session, rng: random.Random) -> int:
     """Play the current game to its end at random, checking the contract at every step;
     return how many re-dealt worlds changed what another seat sees."""
     n = spec(s.game).seats
     redealt = 0
+    bot = _Bot(s.game)
     for _ in range(5000):
         pending = s.pending()
         assert bool(pending) == (not s.over)
@@ -75,6 +88,7 @@ def play(s: Session, rng: random.Random) -> int:
         seat = rng.choice(pending)
         legal = s.legal(seat)
         assert s.default_move(seat) in legal
+        assert s.timeout_move(seat, bot, random.Random(0)) in legal
         redealt += check_views_leak_nothing(s, rng)
         before = views(s)
         for bad in (*FORGED, *(m for o in range(n) if o != seat for m in s.legal(o))):

@@ -46,13 +46,31 @@ def wait_port(port: int, proc: subprocess.Popen[bytes] | None, what: str, s: flo
     raise RuntimeError(f"{what} did not start")
 
 
-def have_cluster_tools() -> bool:
-    """Whether Redis and HAProxy (Debian's) and the redis client are here."""
+def missing_cluster_tools() -> list[str]:
+    """What the cluster tests need and this machine lacks: Debian's ``redis-server`` and
+    ``haproxy`` on the PATH, the ``redis`` client (``.ci/run`` installs them all)."""
+    missing = [exe for exe in ("redis-server", "haproxy") if not shutil.which(exe)]
     try:
         import redis  # noqa: F401
     except ImportError:
-        return False
-    return bool(shutil.which("redis-server") and shutil.which("haproxy"))
+        missing.append("the redis client (pip install redis)")
+    return missing
+
+
+def have_cluster_tools() -> bool:
+    """Whether Redis and HAProxy (Debian's) and the redis client are here."""
+    return not missing_cluster_tools()
+
+
+def cluster_skip_reason(pg_url: str | None) -> str | None:
+    """Why the cluster tests cannot run here (``None``: they can), naming what is
+    missing, PostgreSQL (``MADANG_TEST_POSTGRES_URL``) included."""
+    missing = ([] if pg_url else ["PostgreSQL (MADANG_TEST_POSTGRES_URL is not set)"]) + (
+        missing_cluster_tools()
+    )
+    if not missing:
+        return None
+    return "needs " + ", ".join(missing) + " (.ci/run installs them)"
 
 
 class RedisServer:

@@ -1,6 +1,15 @@
-"""The ``madang serve`` command is registered and parses its options."""
+"""The ``madang serve`` command is registered and parses its options, and says where it
+listens and when it stops."""
 
 from __future__ import annotations
+
+import re
+import selectors
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +61,55 @@ def test_the_proxy_protocol_is_read_only_from_named_proxies() -> None:
     assert c.proxy_protocol and c.forwarded_allow_ips == "10.0.0.2"
     with pytest.raises(SystemExit, match="forwarded-allow-ips"):
         config_from_args(parse(["serve", "--proxy-protocol"]))
+
+
+def _serve(tmp_path: Path, *flags: str) -> subprocess.Popen[str]:
+    """``madang serve`` on a free port (``--port 0``) as a person starts it: Ctrl+C
+    (SIGINT) reaches it with Python's own handler, as in a terminal."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "madang", "serve", "--port", "0", "--data", str(tmp_path), *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def _first_line(proc: subprocess.Popen[str], within: float = 60.0) -> str:
+    assert proc.stdout is not None
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        if not sel.select(within):
+            proc.kill()
+            raise AssertionError("madang serve printed nothing")
+    return proc.stdout.readline()
+
+
+@pytest.mark.parametrize(
+    ("host", "sig", "rc"),
+    [("127.0.0.1", signal.SIGINT, 0), ("0.0.0.0", signal.SIGTERM, -signal.SIGTERM)],
+)
+def test_serve_says_where_it_listens_and_when_it_stops(
+    tmp_path: Path, host: str, sig: signal.Signals, rc: int
+) -> None:
+    """U15: once it listens, a URL that opens the lobby (on every address: the loopback
+    one, and where it listens); Ctrl+C or SIGTERM: a line saying it stopped, no trace."""
+    proc = _serve(tmp_path, "--host", host)
+    try:
+        line = _first_line(proc)
+        m = re.fullmatch(r"Madang: (http://127\.0\.0\.1:(\d+)) \((.*)Ctrl\+C stops it\)\n", line)
+        assert m, line
+        url, port, where = m[1], int(m[2]), m[3]
+        assert where == (
+            "" if host == "127.0.0.1" else f"listening on every address, {host}:{port}; "
+        )
+        with urllib.request.urlopen(url + "/", timeout=10) as r:
+            assert r.status == 200 and b"<html" in r.read().lower()
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert out == "Madang stopped.\n"
+    assert proc.returncode == rc and "Traceback" not in err, err

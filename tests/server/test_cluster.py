@@ -30,8 +30,8 @@ from tests.server.cluster import (
     Player,
     Proxy,
     RedisServer,
+    cluster_skip_reason,
     guest,
-    have_cluster_tools,
     http,
     http_from,
     loopback,
@@ -44,10 +44,8 @@ from madang.server import db, store
 from madang.server.db import make_engine
 from madang.server.games import make_session
 
-pytestmark = pytest.mark.skipif(
-    not (PG_URL and have_cluster_tools()),
-    reason="needs MADANG_TEST_POSTGRES_URL, redis-server, haproxy and the redis client",
-)
+SKIP = cluster_skip_reason(PG_URL)
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
 
 class Cluster:

@@ -30,7 +30,10 @@ def test_sqlite_calls_run_in_one_database_thread() -> None:
     engine.dispose()
 
 
-@pytest.mark.skipif(not os.environ.get("MADANG_TEST_POSTGRES_URL"), reason="needs PostgreSQL")
+@pytest.mark.skipif(
+    not os.environ.get("MADANG_TEST_POSTGRES_URL"),
+    reason="needs PostgreSQL: MADANG_TEST_POSTGRES_URL is not set",
+)
 def test_postgresql_gets_the_pool_size_in_threads() -> None:
     engine = make_engine(os.environ["MADANG_TEST_POSTGRES_URL"])
     assert db_threads(engine) == 10

@@ -45,6 +45,64 @@ def test_old_session_dies_on_logout(client: TestClient) -> None:
     assert client.get("/api/me").status_code == 401
 
 
+def _login(c: TestClient, name: str = "minsu", password: str = "secret1") -> str:
+    c.cookies.clear()
+    r = c.post("/api/login", json={"username": name, "password": password})
+    assert r.status_code == 200, r.text
+    token: str = r.cookies["madang_session"]
+    return token
+
+
+def _me(c: TestClient, token: str) -> int:
+    use_session(c, token)
+    return c.get("/api/me").status_code
+
+
+def test_logout_everywhere_ends_every_session_of_the_account(client: TestClient) -> None:
+    """§3.8 of the second security review: a session opened elsewhere (here two more
+    logins) ends too; another account's does not. A plain logout ends only its own."""
+    register(client)
+    here = client.cookies.get("madang_session")
+    assert here
+    elsewhere, phone = _login(client), _login(client)
+    register(client, "younghee")
+    other = client.cookies.get("madang_session")
+    assert other
+    use_session(client, phone)
+    assert client.post("/api/logout").json() == {"ok": True}  # this device only
+    assert [_me(client, t) for t in (here, elsewhere, phone)] == [200, 200, 401]
+    use_session(client, here)
+    r = client.post("/api/logout", json={"everywhere": True})
+    assert r.status_code == 200 and r.json() == {"ok": True, "ended": 2}
+    assert "max-age=0" in r.headers["set-cookie"].lower()  # this browser's cookie is cleared
+    assert [_me(client, t) for t in (here, elsewhere, other)] == [401, 401, 200]
+    again = _login(client)  # the account itself is untouched
+    assert _me(client, again) == 200
+
+
+def test_a_guest_logs_out_everywhere_too(client: TestClient) -> None:
+    assert client.post("/api/guest", json={}).status_code == 201
+    token = client.cookies.get("madang_session")
+    assert token
+    r = client.post("/api/logout", json={"everywhere": True})
+    assert r.json() == {"ok": True, "ended": 1}
+    assert _me(client, token) == 401
+
+
+def test_logout_everywhere_refuses_bad_input_and_changes_nothing(client: TestClient) -> None:
+    register(client)
+    token = client.cookies.get("madang_session")
+    assert token
+    for bad in ({"everywhere": "yes"}, {"everywhere": 1}, {"everywhere": None}):
+        r = client.post("/api/logout", json=bad)
+        assert r.status_code == 400 and error_code(r) == "bad_request", bad
+        assert _me(client, token) == 200
+    client.cookies.clear()
+    r = client.post("/api/logout", json={"everywhere": True})  # whose sessions?
+    assert r.status_code == 401 and error_code(r) == "unauthorized"
+    assert _me(client, token) == 200
+
+
 @pytest.mark.parametrize(
     ("body", "code"),
     [

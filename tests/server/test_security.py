@@ -44,6 +44,8 @@ def test_cross_origin_posts_are_refused_and_change_nothing(
     assert client.get("/api/tables").json()["tables"] == []
     r = client.post("/api/logout", json={}, headers=headers)
     assert r.status_code == 403
+    r = client.post("/api/logout", json={"everywhere": True}, headers=headers)
+    assert r.status_code == 403
     assert client.get("/api/me").status_code == 200  # still logged in
 
 

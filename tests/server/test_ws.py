@@ -158,7 +158,9 @@ def test_reconnect_gets_missed_updates_or_snapshot(client: TestClient) -> None:
         assert recv_until(ws, "snapshot")["version"] == snap2["version"]
 
 
-def test_timer_plays_the_default_answer(make_client: Callable[..., TestClient]) -> None:
+def test_timer_plays_a_move_for_a_person_out_of_time(
+    make_client: Callable[..., TestClient],
+) -> None:
     c = make_client(turn_seconds=0.2)
     register(c)
     tid = new_table(c)

@@ -161,6 +161,13 @@ class Session(ABC):
         (in the game's own action type), never the state. An answer that is not legal is
         replaced by :meth:`default_move`, or with ``strict`` raises IllegalActionError."""
 
+    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+        """The answer played for a person whose time ran out at a table: what ``bot``
+        answers for ``seat`` (:meth:`bot_move`: it sees only the seat's view), never
+        simply the first legal move. A game may keep :meth:`default_move` for a question
+        a timeout must not decide (Matgo's 고, a mahjong win or claim)."""
+        return self.bot_move(seat, bot, rng)
+
     @abstractmethod
     def start_events(self) -> list[Any]:
         """The raw events of the deal of the current game."""

@@ -120,13 +120,33 @@ class MahjongSession(Session):
         return str(default_action(self.match.hand, seat))
 
     def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
-        from madang.mahjong.engine import default_action, legal_actions
+        from madang.mahjong.engine import legal_actions
+
+        return self._bot_choice(seat, bot, rng, list(legal_actions(self.match.hand, seat)), strict)
+
+    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+        """Never a win, a claim, a kan or a declaration (the rules' defaults): in a claim
+        window ``pass``; on the seat's turn the plain discard the bot picks."""
+        from madang.mahjong.engine import legal_actions
+        from madang.mahjong.state import PHASE_DISCARD
+
+        st = self.match.hand
+        if st.phase != PHASE_DISCARD:
+            return self.default_move(seat)
+        discards = [a for a in legal_actions(st, seat) if a.verb == "discard" and not a.declare]
+        return self._bot_choice(seat, bot, rng, discards, False)
+
+    def _bot_choice(
+        self, seat: int, bot: BotSeat, rng: random.Random, legal: list[Any], strict: bool
+    ) -> str:
+        """What ``bot`` picks for ``seat`` among ``legal`` (some of the seat's legal
+        actions), from the seat's view; the default answer should it pick another."""
+        from madang.mahjong.engine import default_action
         from madang.mahjong.view import view
 
         st = self.match.hand
-        if bot.bot is None:
+        if bot.bot is None or not legal:
             return str(default_action(st, seat))
-        legal = list(legal_actions(st, seat))
         choice = bot.bot.act(view(st, seat), list(legal), rng, bot.budget)
         if choice not in legal:
             if strict:

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 __all__ = ["SPEC", "MatgoSession", "deal", "fair_deal", "frames", "max_points", "session"]
 
 _FLAT_WINS = frozenset({"chongtong", "sam_ppeok"})
+_TIMEOUT_DEFAULTS = frozenset({"go_stop", "chongtong"})
+"""The questions a timeout answers with the default (스톱, take the 총통), not the bot's."""
 
 
 class MatgoSession(Session):
@@ -95,6 +97,13 @@ class MatgoSession(Session):
                 raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
             return action_str(g.default_action())
         return action_str(choice)
+
+    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+        """The bot's card, pick or 국진 count; but 스톱 at 고/스톱 and stop at 총통 (the
+        default answers): a timeout never raises the stakes for the player."""
+        if self.question(seat) in _TIMEOUT_DEFAULTS:
+            return self.default_move(seat)
+        return self.bot_move(seat, bot, rng)
 
     def start_events(self) -> list[Any]:
         return list(self.match.game.events)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from typing import Any
 
 
@@ -224,16 +225,42 @@ def uvicorn_config(
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Run the server until interrupted."""
+    """Run the server until interrupted (Ctrl+C, ``SIGTERM``)."""
     from madang.server.app import create_app
 
     config = config_from_args(args)
     app = create_app(config)
     tune_runtime()
-    draining_server(
-        uvicorn_config(app, config, host=args.host, port=args.port, log_level=args.log_level)
-    ).run()
+    # Ctrl+C: uvicorn stops the server, then raises the interrupt again; it has been seen to
+    with contextlib.suppress(KeyboardInterrupt):
+        draining_server(
+            uvicorn_config(app, config, host=args.host, port=args.port, log_level=args.log_level)
+        ).run()
     return 0
+
+
+def listening_line(host: str, port: int) -> str:
+    """What ``madang serve`` prints once it listens: a URL to open in a browser on this
+    machine (for a server on every address, its loopback one, and where it listens).
+
+    >>> listening_line("127.0.0.1", 8000)
+    'Madang: http://127.0.0.1:8000 (Ctrl+C stops it)'
+    >>> listening_line("0.0.0.0", 8000)
+    'Madang: http://127.0.0.1:8000 (listening on every address, 0.0.0.0:8000; Ctrl+C stops it)'
+    >>> listening_line("::", 80)
+    'Madang: http://[::1]:80 (listening on every address, [::]:80; Ctrl+C stops it)'
+    >>> listening_line("fe80::1", 8000)
+    'Madang: http://[fe80::1]:8000 (Ctrl+C stops it)'
+    """
+
+    def netloc(h: str) -> str:
+        return f"[{h}]:{port}" if ":" in h else f"{h}:{port}"
+
+    where = ""
+    if host in ("0.0.0.0", "::", ""):
+        where = f"listening on every address, {netloc(host or '0.0.0.0')}; "
+        host = "::1" if host == "::" else "127.0.0.1"
+    return f"Madang: http://{netloc(host)} ({where}Ctrl+C stops it)"
 
 
 def _draining_server() -> Any:
@@ -248,6 +275,16 @@ def _draining_server() -> Any:
         as uvicorn does (sockets closed: clients reconnect elsewhere)."""
 
         _draining = False
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:  # listening: say where (the port's own, should it be 0)
+                port = self.servers[0].sockets[0].getsockname()[1]
+                print(listening_line(self.config.host, port), flush=True)
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            await super().shutdown(sockets=sockets)
+            print("Madang stopped.", flush=True)
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             hub = getattr(getattr(self.config.app, "state", None), "hub", None)

@@ -934,19 +934,37 @@ class Room:
                 move = await self._bot_move(seat)
                 await self._apply(seat, move)
             else:
-                await self._apply(seat, self.session.default_move(seat), timed_out=True)
+                await self._apply(seat, self._timeout_move(seat), timed_out=True)
             steps += 1
             if steps % 64 == 0:
                 await asyncio.sleep(0)  # let other tables run
 
-    async def _bot_move(self, seat: int) -> str:
-        assert self.session is not None
+    def _seat_bot(self, seat: int) -> BotPlayer:
+        """The bot that plays ``seat``: its level for a bot seat, ``normal`` for a
+        person's (it answers when they are away or out of time)."""
         s = self.seats[seat]
         if s.bot is None:
             s.bot = BotPlayer(self.game, s.level or "normal", self.config.bot_budget_s)
-        if s.bot.level == "hard":
-            return await asyncio.to_thread(self.session.bot_move, seat, s.bot, self.rng)
-        return self.session.bot_move(seat, s.bot, self.rng)
+        return s.bot
+
+    async def _bot_move(self, seat: int) -> str:
+        assert self.session is not None
+        bot = self._seat_bot(seat)
+        if bot.level == "hard":
+            return await asyncio.to_thread(self.session.bot_move, seat, bot, self.rng)
+        return self.session.bot_move(seat, bot, self.rng)
+
+    def _timeout_move(self, seat: int) -> str:
+        """A person's time ran out: the move the seat's bot makes for it as the game lets
+        a timeout choose (:meth:`Session.timeout_move`); the default answer should the
+        bot fail, so that the table plays on."""
+        assert self.session is not None
+        try:
+            return self.session.timeout_move(seat, self._seat_bot(seat), self.rng)
+        except Exception:
+            log.exception("table %s: no bot move for seat %s out of time; default answer",
+                          self.table_id, seat)  # fmt: skip
+            return self.session.default_move(seat)
 
     async def _between(self, now: float) -> None:
         # the next game is dealt only with every person here (none is dealt a game

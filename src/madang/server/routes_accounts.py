@@ -97,10 +97,21 @@ async def login(request: Request) -> Response:
     )
 
 
-@router.post("/api/logout", openapi_extra=documented("empty"))
+@router.post("/api/logout", openapi_extra=documented("logout"))
 async def logout(request: Request) -> Response:
-    await hub_of(request).db(store.delete_session, request.cookies.get(COOKIE))
-    resp = JSONResponse({"ok": True})
+    """End this session; with ``{"everywhere": true}`` every session of the account, on
+    every device (then ``ended`` says how many)."""
+    hub = hub_of(request)
+    everywhere = (await body(request)).get("everywhere", False)
+    if not isinstance(everywhere, bool):
+        raise WireError("bad_request", "everywhere must be true or false")
+    answer: dict[str, Any] = {"ok": True}
+    if everywhere:
+        user = await need_user(request)
+        answer["ended"] = await hub.db(store.delete_sessions_of, user["id"])
+    else:
+        await hub.db(store.delete_session, request.cookies.get(COOKIE))
+    resp = JSONResponse(answer)
     resp.delete_cookie(COOKIE, path="/")
     return resp
 

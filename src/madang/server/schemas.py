@@ -24,6 +24,7 @@ BODIES: dict[str, dict[str, Any]] = {
         "required": ["username", "password"],
     },
     "empty": {"type": "object"},
+    "logout": {"type": "object", "properties": {"everywhere": {"type": "boolean"}}},
     "table": {
         "type": "object",
         "properties": {
@@ -69,7 +70,7 @@ def body(name: str) -> dict[str, Any]:
         schema = {**schema, "properties": {**schema["properties"], "game": game}}
     return {
         "requestBody": {
-            "required": name != "empty",
+            "required": name not in ("empty", "logout"),
             "content": {"application/json": {"schema": schema}},
         }
     }

@@ -236,6 +236,13 @@ def delete_session(eng: Engine, token: str | None) -> None:
             c.execute(sa.delete(db.sessions).where(db.sessions.c.token_hash == _hash_token(token)))
 
 
+def delete_sessions_of(eng: Engine, user_id: int) -> int:
+    """End every session of ``user_id`` (log out everywhere); how many there were."""
+    with eng.begin() as c:
+        gone = c.execute(sa.delete(db.sessions).where(db.sessions.c.user_id == user_id))
+        return int(gone.rowcount)
+
+
 def create_device(eng: Engine, user_id: int) -> str:
     """A new device cookie for ``user_id``: this browser logged in as the user."""
     token = secrets.token_urlsafe(32)

@@ -473,6 +473,37 @@ export async function mePage(root, me) {
           )
         : h("p.empty", {}, t("me.no_history")),
     ),
+    accountPanel(),
   );
   return {};
+}
+
+/** Log out of every device (a phone left logged in, a shared computer): every session
+ * of the account ends, this one included. */
+function accountPanel() {
+  return h(
+    "section.card-panel#account",
+    {},
+    h("h2", {}, t("me.account")),
+    h("p", {}, t("me.logout_everywhere_help")),
+    h(
+      "button#btn-logout-everywhere",
+      {
+        type: "button",
+        onclick: async () => {
+          if (!confirm(t("me.logout_everywhere_confirm"))) return;
+          try {
+            const r = await api.post("/api/logout", { everywhere: true });
+            toast(t("me.logged_out_everywhere", { n: r.ended }));
+          } catch (err) {
+            toast(errorText(err), "error");
+            return;
+          }
+          await getMe(true);
+          go("/login");
+        },
+      },
+      t("me.logout_everywhere"),
+    ),
+  );
 }
