@@ -124,7 +124,10 @@ class Node:
         args += ["--tables-per-user", "1000", "--guest-limit", "100000/hour"]
         # as docs/deploy.md: HAProxy (on 127.0.0.1) names each client (PROXY protocol)
         args += ["--forwarded-allow-ips", "127.0.0.1", "--proxy-protocol"]
-        for k, v in {"grace_seconds": 0.5, "next_game_seconds": 0.5, "bot_budget_s": 0.01,
+        # a waiting table's creator need not stay connected (seat_hold_seconds): the
+        # tests that use one only look at its sockets
+        for k, v in {"grace_seconds": 0.5, "seat_hold_seconds": 600, "next_game_seconds": 0.5,
+                     "bot_budget_s": 0.01,
                      "argon2_time_cost": 1, "argon2_memory_kib": 8192, **o}.items():  # fmt: skip
             args += ["--set", f"{k}={v}"]
         if cpu is not None and shutil.which("taskset"):

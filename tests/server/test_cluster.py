@@ -483,7 +483,8 @@ def test_a_redis_outage_keeps_every_process_in_the_proxys_rotation(cluster: Clus
                   for i in range(12)]  # fmt: skip
         login, _ = http_from("127.0.30.200", port, "POST", "/api/login",
                              {"username": "outage1", "password": "right-password"})  # fmt: skip
-        nodes = {http(port, "GET", "/api/health")[1]["node"] for _ in range(9)}
+        nodes = {http_from("127.0.0.1", port, "GET", "/api/ready/redis")[1]["node"]
+                 for _ in range(9)}  # fmt: skip
         ready = [http(n.port, "GET", "/api/ready")[1]["ready"] for n in cluster.nodes]
         redis_checks = [http_from("127.0.0.1", n.port, "GET", "/api/ready/redis")
                         for n in cluster.nodes]  # fmt: skip

@@ -27,9 +27,11 @@ class ServerConfig:
     turn_seconds: float = 20.0
     """Time to answer one question; then the engine's default answer is played."""
     grace_seconds: float = 15.0
-    """How long a disconnected seat waits before a bot answers for it; before a table's
-    first deal, how long a person's seat is held while they have no connection (then it
-    is given up, and a table with no person left closes)."""
+    """How long a disconnected seat waits before a bot answers for it."""
+    seat_hold_seconds: float | None = None
+    """Before a table's first deal, how long a person's seat is held while they have no
+    connection (then it is given up, and a table with no person left closes); None:
+    ``grace_seconds``."""
     next_game_seconds: float = 60.0
     """Pause between the games of a table (cut short when every person is ready)."""
     bot_delay: float = 0.6

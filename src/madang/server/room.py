@@ -469,16 +469,18 @@ class Room:
 
     async def _before_first_deal(self) -> None:
         """A waiting table: deal once every seat is taken and every person is here; a
-        person with no connection for ``grace_seconds`` (a page reload is shorter) loses
-        the seat; with no person left the table closes. Nobody pays for a game they were
-        not at (``docs/server.md``, Disconnection)."""
+        person with no connection for ``seat_hold_seconds`` (``grace_seconds`` unless
+        set; a page reload is shorter) loses the seat; with no person left the table
+        closes. Nobody pays for a game they were not at (``docs/server.md``,
+        Disconnection)."""
         now = time.monotonic()
+        hold = self.config.seat_hold_seconds
+        if hold is None:
+            hold = self.config.grace_seconds
         gone = [
             s
             for s in self._people()
-            if not s.conns
-            and s.disconnected_at is not None
-            and now >= s.disconnected_at + self.config.grace_seconds
+            if not s.conns and s.disconnected_at is not None and now >= s.disconnected_at + hold
         ]
         for s in gone:
             self._free_seat(s)
@@ -492,7 +494,7 @@ class Room:
             await self._start_game()
             return
         due = [
-            s.disconnected_at + self.config.grace_seconds
+            s.disconnected_at + hold
             for s in self._people()
             if not s.conns and s.disconnected_at is not None
         ]
