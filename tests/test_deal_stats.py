@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -187,11 +188,29 @@ def test_records_of_other_rules_are_skipped_and_bad_ones_refused() -> None:
         stats.features("go")
 
 
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_the_fast_random_play_is_the_random_bots_play(game: str) -> None:
+    """``play_random`` (no views, no move strings) plays exactly the games of the
+    ``random`` bot at every seat through the game contract."""
+    from madang.arena import new_deal
+    from madang.bots.base import Budget, make_bot, play
+
+    bot = make_bot(game, "random")
+    for ds in (1, 2, 3):
+        fast, slow = new_deal(game, ds), new_deal(game, ds)
+        n = fast.seats
+        stats.features(game).play_random(fast, [random.Random(f"{ds}:{s}") for s in range(n)])
+        play(slow, [bot] * n, [random.Random(f"{ds}:{s}") for s in range(n)], Budget(None, 1))
+        assert fast.over and fast.record() == slow.record()
+
+
 def test_the_simulated_expectation_is_reproducible() -> None:
-    a = stats.report("mahjong", [], stats.simulate("mahjong", 20, 3), simulated=20, bot="random",
-                     seed=3)
-    b = stats.report("mahjong", [], stats.simulate("mahjong", 20, 3), simulated=20, bot="random",
-                     seed=3)
+    a = stats.report(
+        "mahjong", [], stats.simulate("mahjong", 20, 3), simulated=20, bot="random", seed=3
+    )
+    b = stats.report(
+        "mahjong", [], stats.simulate("mahjong", 20, 3), simulated=20, bot="random", seed=3
+    )
     assert a == b
 
 
@@ -229,7 +248,14 @@ def test_command_on_record_files(capsys: pytest.CaptureFixture[str], tmp_path: P
     many = tmp_path / "more.list"
     many.write_text(json.dumps(list(recs[10:])), encoding="utf-8")
     rc, out, _ = run(
-        capsys, "--records", str(tmp_path), str(many), "--game", "matgo", "--simulate", "20",
+        capsys,
+        "--records",
+        str(tmp_path),
+        str(many),
+        "--game",
+        "matgo",
+        "--simulate",
+        "20",
         "--json",
     )
     assert rc == 0

@@ -203,6 +203,8 @@ class GameFeatures(Protocol):
 
     def observe_session(self, session: Any) -> Observation: ...
 
+    def play_random(self, session: Any, rngs: Sequence[random.Random]) -> None: ...
+
 
 def features(game: str) -> GameFeatures:
     """The statistics module of ``game`` (unknown: :class:`StatsError`)."""
@@ -347,6 +349,7 @@ def simulated_sessions(
     from madang.arena import deal_seed, new_deal
     from madang.bots.base import Budget, make_bot, play
 
+    feats = features(game)
     agent = make_bot(game, bot)
     budget = Budget(None, 1)
     for i in range(n):
@@ -355,7 +358,7 @@ def simulated_sessions(
         seats = session.seats
         rngs = [random.Random(f"{ds}:{s}") for s in range(seats)]
         if bot == "random":
-            _play_random(session, rngs)
+            feats.play_random(session, rngs)
         else:
             play(session, [agent] * seats, rngs, budget)
         yield session
@@ -368,16 +371,6 @@ def simulate(
     feats = features(game)
     for session in simulated_sessions(game, n, seed, bot=bot, preset=preset):
         yield feats.observe_session(session)
-
-
-def _play_random(session: Session, rngs: Sequence[random.Random]) -> None:
-    """Play the game to its end with uniformly random legal moves: the ``random``
-    bot's choices (one draw of each seat's generator per decision, as it makes them),
-    through the game contract's moves, without building the views it ignores."""
-    while not session.over:
-        seat = session.pending()[0]
-        moves = session.legal(seat)
-        session.step(seat, moves[rngs[seat].randrange(len(moves))])
 
 
 def report(

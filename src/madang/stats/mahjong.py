@@ -17,15 +17,17 @@ no redeal; the one event the deal alone decides is 천화 (cheonhwa): the dealer
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any, Final
 
-from madang.mahjong.engine import legal_actions, new_hand
+from madang.mahjong.engine import legal_actions, new_hand, step
 from madang.mahjong.record import replay
 from madang.mahjong.state import HandState
 from madang.mahjong.tiles import NUM_KINDS, tile_name
 from madang.stats import Observation, StatDef, hypergeom_pmf
 
-__all__ = ["STATS", "observe_record", "observe_session", "observe_state"]
+__all__ = ["STATS", "observe_record", "observe_session", "observe_state", "play_random"]
 
 _WALL: Final = 104
 _FLOWERS: Final = 4
@@ -134,3 +136,14 @@ def observe_session(session: Any) -> Observation:
     :class:`~madang.mahjong.game.MahjongSession`)."""
     state: HandState = session.match.hand
     return observe_state(state)
+
+
+def play_random(session: Any, rngs: Sequence[random.Random]) -> None:
+    """Play a session's hand to its end as the ``random`` bot plays every seat (the
+    same uniform choice among the legal actions of the first seat asked, one draw of
+    its generator each), on the engine's actions, keeping no events."""
+    st: HandState = session.match.hand
+    while not st.over:
+        seat = st.pending[0]
+        actions = legal_actions(st, seat)
+        step(st, actions[rngs[seat].randrange(len(actions))], events=False)

@@ -16,6 +16,8 @@ floor's; 선's cards by month are a multivariate hypergeometric draw of 10 of ``
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from madang.matgo.cards import MONTH, NUM_MONTH_CARDS
@@ -23,7 +25,7 @@ from madang.matgo.engine import MatgoState
 from madang.matgo.record import replay
 from madang.stats import Observation, StatDef, hypergeom_pmf
 
-__all__ = ["STATS", "observe_record", "observe_session", "observe_state"]
+__all__ = ["STATS", "observe_record", "observe_session", "observe_state", "play_random"]
 
 _COUNTS: Final = ("0", "1", "2", "3")
 _SEATS: Final = ("none", "seon", "other", "both")
@@ -153,3 +155,13 @@ def observe_session(session: Any) -> Observation:
     """The observation of a session's current game (:class:`~madang.matgo.game.MatgoSession`)."""
     state: MatgoState = session.match.game
     return observe_state(state)
+
+
+def play_random(session: Any, rngs: Sequence[random.Random]) -> None:
+    """Play a session's game to its end as the ``random`` bot plays every seat (the
+    same uniform choice among the legal actions, one draw of the seat's generator
+    each), on the engine's actions, without the views and move strings it ignores."""
+    g: MatgoState = session.match.game
+    while not g.over:
+        actions = g.legal_actions()
+        g.step(actions[rngs[g.current].randrange(len(actions))])
