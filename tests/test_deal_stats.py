@@ -79,6 +79,36 @@ def test_homogeneity_is_a_two_row_contingency_test() -> None:
     assert chi2_homogeneity([50, 50], [100, 0]).p_value is not None
 
 
+# ---------------------------------------------------------------------- the places counted
+
+
+def test_seons_places_are_the_cards_the_engine_deals_to_seon() -> None:
+    from madang.matgo.cards import BIT
+    from madang.matgo.engine import new_game
+
+    for seed in range(20):
+        g = new_game(seed=seed, dealer=seed % 2)
+        assert sum(BIT[g.deck[i]] for i in SEON_PLACES) == g.hands[g.dealer]
+        other = sum(BIT[g.deck[i]] for i in [4, 5, 6, 7, 8, 18, 19, 20, 21, 22])
+        assert other == g.hands[1 - g.dealer]
+
+
+def test_the_flower_places_are_the_tiles_the_engine_deals() -> None:
+    from madang.mahjong.engine import new_hand
+    from madang.stats.mahjong import observe_state
+
+    for seed in range(30):
+        st = new_hand(seed=seed, dealer=seed % 4)
+        dealt = [0] * 4
+        for e in st.deal_events:
+            if e["type"] in ("deal", "draw") and not e.get("back"):
+                tiles = e["tiles"] if e["type"] == "deal" else [e["tile"]]
+                dealt[(e["seat"] - st.dealer) % 4] += sum(t.endswith("f") for t in tiles)
+        by_seat = observe_state(st).values["flowers_by_seat"]
+        assert isinstance(by_seat, tuple)
+        assert list(by_seat[:4]) == dealt
+
+
 # ---------------------------------------------------------------------- honest and biased
 
 
