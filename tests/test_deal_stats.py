@@ -71,6 +71,18 @@ def test_an_impossible_category_observed_is_p_zero() -> None:
     assert chi2_goodness([], []).p_value is None
 
 
+def test_too_few_for_chi2_is_an_exact_test() -> None:
+    # a rare category expected 0.01 times: the most expected one against the rest
+    got = chi2_goodness([9, 1], [0.999, 0.001])
+    assert got.method == "binomial"
+    assert got.p_value == pytest.approx(sps.binomtest(1, 10, 0.001).pvalue)
+    got = chi2_homogeneity([97, 3], [9997, 3])
+    assert got.method == "fisher"
+    assert got.p_value == pytest.approx(sps.fisher_exact([[97, 3], [9997, 3]]).pvalue)
+    assert got.p_value is not None and got.p_value < 0.001
+    assert chi2_homogeneity([10, 0], [10, 0]).p_value is None  # one category: no test
+
+
 def test_homogeneity_is_a_two_row_contingency_test() -> None:
     got = chi2_homogeneity([30, 70], [400, 600])
     ref = sps.chi2_contingency([[30, 70], [400, 600]], correction=False)

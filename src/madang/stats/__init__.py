@@ -108,12 +108,14 @@ class Observation:
 
 @dataclass(frozen=True, slots=True)
 class TestResult:
-    """A χ² test: the statistic, its degrees of freedom and the p-value (None: too
-    few games to test)."""
+    """A test: the χ² statistic, its degrees of freedom and the p-value (None: too few
+    games to test). ``method`` is ``chi2``, or where the counts are too few for χ²
+    ``binomial`` (exact, two-sided) or ``fisher`` (Fisher's exact test)."""
 
     statistic: float | None
     dof: int
     p_value: float | None
+    method: str = "chi2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +157,7 @@ class Statistic:
             "statistic": None if self.test.statistic is None else round(self.test.statistic, 4),
             "dof": self.test.dof,
             "p_value": self.test.p_value,
+            "test": self.test.method,
             "flagged": self.flagged,
         }
 
@@ -276,7 +279,12 @@ def chi2_goodness(
     kept = [(o, e) for o, e in zip(observed, exp, strict=True) if e > 0]
     cols = _merge_small([[float(o), e] for o, e in kept], [e for _, e in kept])
     if len(cols) < 2:
-        return TestResult(None, 0, None)
+        if len(kept) < 2 or scale != 1.0:
+            return TestResult(None, 0, None)
+        # too few for χ²: the most expected category against the rest, exactly
+        o_main, e_main = max(kept, key=lambda oe: oe[1])
+        res = _scipy_stats().binomtest(n - o_main, n, 1 - e_main / n)
+        return TestResult(None, 0, float(res.pvalue), "binomial")
     stat = sum((o - e) ** 2 / e for o, e in cols) / scale
     dof = len(cols) - 1
     return TestResult(stat, dof, float(chi2.sf(stat, dof)))
@@ -298,7 +306,13 @@ def chi2_homogeneity(observed: Sequence[int], simulated: Sequence[int]) -> TestR
     # merged by the smaller expected count of the two rows
     cols = _merge_small(pairs, [min(share, 1 - share) * (o + s) for o, s in pairs])
     if len(cols) < 2:
-        return TestResult(None, 0, None)
+        if len(pairs) < 2:
+            return TestResult(None, 0, None)
+        # too few for χ²: the commonest category against the rest, exactly
+        o_main, s_main = max(pairs, key=sum)
+        table = [[o_main, n_o - o_main], [s_main, n_s - s_main]]
+        res = _scipy_stats().fisher_exact(table)
+        return TestResult(None, 0, float(res.pvalue), "fisher")
     res = chi2_contingency([[c[0] for c in cols], [c[1] for c in cols]], correction=False)
     return TestResult(float(res.statistic), int(res.dof), float(res.pvalue))
 

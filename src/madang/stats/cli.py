@@ -216,11 +216,13 @@ def _print_report(r: stats.DealReport) -> None:
     for s in r.statistics:
         flag = f"  << p < {stats.ALPHA:g}" if s.flagged else ""
         ref = " (reference: depends on play)" if s.source == "self_play" else ""
-        print(
-            f"  {s.name}: {s.title}{ref}\n"
-            f"    {s.source}, χ²={'—' if s.test.statistic is None else f'{s.test.statistic:.2f}'}"
-            f" df={s.test.dof} p={_fmt_p(s.test.p_value)}{flag}"
-        )
+        test = s.test
+        if test.method == "chi2":
+            chi = "—" if test.statistic is None else f"{test.statistic:.2f}"
+            how = f"χ²={chi} df={test.dof}"
+        else:
+            how = f"{test.method} exact test"
+        print(f"  {s.name}: {s.title}{ref}\n    {s.source}, {how} p={_fmt_p(test.p_value)}{flag}")
         width = max(len(c) for c in s.categories)
         for c, o, e in zip(s.categories, s.observed, s.expected, strict=True):
             print(f"      {c:<{width}}  {o:>9}  {e:>12.2f}")

@@ -49,7 +49,9 @@ function statisticTable(s) {
       {},
       sourceText(s),
       " · ",
-      t("stats.test", { stat: s.statistic ?? "—", dof: s.dof, p: pValue(s.p_value) }),
+      s.test === "chi2"
+        ? t("stats.test", { stat: s.statistic ?? "—", dof: s.dof, p: pValue(s.p_value) })
+        : t(`stats.test.${s.test}`, { p: pValue(s.p_value) }),
     ),
     h(
       "table.list",
