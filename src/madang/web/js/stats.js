@@ -49,9 +49,11 @@ function statisticTable(s) {
       {},
       sourceText(s),
       " · ",
-      s.test === "chi2"
-        ? t("stats.test", { stat: s.statistic ?? "—", dof: s.dof, p: pValue(s.p_value) })
-        : t(`stats.test.${s.test}`, { p: pValue(s.p_value) }),
+      s.p_value === null
+        ? t("stats.untested")
+        : s.test === "chi2"
+          ? t("stats.test", { stat: s.statistic ?? "—", dof: s.dof, p: pValue(s.p_value) })
+          : t(`stats.test.${s.test}`, { p: pValue(s.p_value) }),
     ),
     h(
       "table.list",
