@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,24 @@ def store_finished(eng: Any, game: str, record: dict[str, Any], winner: int | No
     return gid
 
 
+def ready(c: TestClient, games: int | None = None) -> dict[str, Any]:
+    """The page's JSON once computed (with ``games`` Matgo games counted, if given):
+    until then the endpoint answers 202 at once."""
+    deadline = time.monotonic() + 120
+    while True:
+        r = c.get("/api/stats/deals")
+        if r.status_code == 200:
+            body: dict[str, Any] = r.json()
+            if games is None or body["games"]["matgo"]["games"] == games:
+                return body
+        else:
+            assert r.status_code == 202, r.text
+            assert r.json() == {"status": "computing", "retry_s": 2}
+            assert r.headers["Retry-After"] == "2"
+        assert time.monotonic() < deadline, "the statistics were not computed in time"
+        time.sleep(0.05)
+
+
 def records(game: str, n: int, seed: int) -> list[dict[str, Any]]:
     return [s.record() for s in stats.simulated_sessions(game, n, seed)]
 
@@ -95,9 +114,10 @@ def test_the_page_counts_the_finished_games(
             record=matgo[2],
         )
 
-        r = c.get("/api/stats/deals")
-        assert r.status_code == 200, r.text
-        body = r.json()
+        first = c.get("/api/stats/deals")  # answered at once, computed in the background
+        assert first.status_code == 202
+        body = ready(c)
+        assert body["status"] == "ready"
         m, j = body["games"]["matgo"], body["games"]["mahjong"]
         assert (m["games"], m["skipped"], m["unreadable"]) == (6, 1, 1)
         assert j["games"] == 3
@@ -114,9 +134,28 @@ def test_the_page_counts_the_finished_games(
         c.app.state.deal_stats = DealStatsCache(  # type: ignore[attr-defined]
             StatsSettings(simulate_games=20, seed=1, refresh_s=0.0)
         )
-        assert c.get("/api/stats/deals").json()["games"]["matgo"]["games"] == 7
+        assert ready(c)["games"]["matgo"]["games"] == 7
+        # past the refresh time the last value is answered at once while a new one is made
+        store_finished(eng, "matgo", matgo[4])
+        stale = c.get("/api/stats/deals")
+        assert stale.status_code == 200 and stale.json()["games"]["matgo"]["games"] == 7
+        assert ready(c, games=8)["games"]["matgo"]["games"] == 8
     finally:
         eng.dispose()
+
+
+def test_a_failed_computation_is_an_error_then_computed_again(
+    make_client: Callable[..., TestClient],
+) -> None:
+    c = make_client()
+    c.app.state.deal_stats = DealStatsCache(StatsSettings(bot="nobody"))  # type: ignore[attr-defined]
+    assert c.get("/api/stats/deals").status_code == 202
+    deadline = time.monotonic() + 60
+    while (r := c.get("/api/stats/deals")).status_code == 202:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert r.status_code == 400 and "nobody" in r.json()["error"]["message"]
+    assert c.get("/api/stats/deals").status_code == 202  # asked again: computed again
 
 
 def test_the_command_reads_the_database_of_data(

@@ -93,8 +93,11 @@ class StatsSettings:
 
 class DealStatsCache:
     """The page's JSON, computed in a thread (it reads the whole ``games`` table and
-    replays every record), at most once per ``refresh_s``; concurrent requests share
-    one computation."""
+    replays every record), at most once per ``refresh_s``, never while a request waits:
+    :meth:`get` answers the last value at once (None before the first one is ready)
+    and starts a computation when there is none or it is older than ``refresh_s``.
+    Concurrent requests share one computation; one that failed raises its error to
+    the next request, which starts another."""
 
     def __init__(self, settings: StatsSettings) -> None:
         self.settings = settings
@@ -102,16 +105,25 @@ class DealStatsCache:
         self._at = 0.0
         self._task: asyncio.Task[dict[str, Any]] | None = None
 
-    async def get(self, eng: Engine) -> dict[str, Any]:
-        now = time.monotonic()
-        if self._value is not None and now - self._at < self.settings.refresh_s:
-            return self._value
-        if self._task is None or self._task.done():
+    def get(self, eng: Engine) -> dict[str, Any] | None:
+        """The last computed value (None: the first is being computed)."""
+        task = self._task
+        if task is not None and task.done():
+            self._task = None
+            error = task.exception()
+            if error is not None:
+                raise error
+        fresh = self._value is not None and time.monotonic() - self._at < self.settings.refresh_s
+        if not fresh and self._task is None:
             self._task = asyncio.get_running_loop().create_task(
                 asyncio.to_thread(self._compute, eng)
             )
-        value = await asyncio.shield(self._task)
-        return value
+        return self._value
+
+    async def wait(self) -> None:
+        """Until the computation in progress (if any) ends (for tests and tools)."""
+        if self._task is not None:
+            await asyncio.wait([self._task])
 
     def _compute(self, eng: Engine) -> dict[str, Any]:
         s = self.settings
@@ -123,6 +135,7 @@ class DealStatsCache:
             for g in stats.GAMES
         }
         value = {
+            "status": "ready",
             "computed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "seconds": round(time.perf_counter() - t0, 3),
             "refresh_s": s.refresh_s,

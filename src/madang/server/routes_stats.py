@@ -1,12 +1,14 @@
 """Deal statistics (``GET /api/stats/deals``): the finished games of the database
 tested against theory (:mod:`madang.server.deal_stats`, ``docs/deal-stats.md``). Public
-and read-only; the computation is cached (``refresh_s``)."""
+and read-only; computed in the background and cached (``refresh_s``): until the first
+computation ends the answer is ``202 {"status": "computing"}`` with ``Retry-After``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 
 from madang.server.deal_stats import DealStatsCache, StatsSettings
 from madang.server.deps import hub_of
@@ -24,6 +26,17 @@ def stats_cache(request: Request) -> DealStatsCache:
     return cache
 
 
-@router.get("/api/stats/deals")
-async def get_deal_stats(request: Request) -> dict[str, Any]:
-    return await stats_cache(request).get(hub_of(request).engine)
+RETRY_S = 2
+"""How long a client waits before asking again while the first result is computed."""
+
+
+@router.get("/api/stats/deals", response_model=None)
+async def get_deal_stats(request: Request) -> dict[str, Any] | JSONResponse:
+    value = stats_cache(request).get(hub_of(request).engine)
+    if value is None:
+        return JSONResponse(
+            {"status": "computing", "retry_s": RETRY_S},
+            status_code=202,
+            headers={"Retry-After": str(RETRY_S)},
+        )
+    return value

@@ -87,7 +87,18 @@ function statisticTable(s) {
 }
 
 export async function statsPage(root) {
-  const data = await api.get("/api/stats/deals");
+  // the server answers {"status": "computing"} until its first result is ready
+  let data = await api.get("/api/stats/deals");
+  if (data.status === "computing") {
+    const wait = h("p.meta#stats-computing", {}, t("stats.computing"));
+    root.append(h("h1", {}, t("stats.title")), wait);
+    while (data.status === "computing") {
+      await new Promise((r) => setTimeout(r, 1000 * (data.retry_s || 2)));
+      if (!wait.isConnected) return {};
+      data = await api.get("/api/stats/deals");
+    }
+    root.replaceChildren();
+  }
   root.append(
     h("h1", {}, t("stats.title")),
     h("p.intro", {}, t("stats.intro", { alpha: data.alpha })),
