@@ -330,3 +330,8 @@ def test_command_refuses_a_record_of_another_game(
     f.write_text(json.dumps({"game": "go"}), encoding="utf-8")
     rc, _, err = run(capsys, "--records", str(f))
     assert rc == 2 and "not a record of matgo or mahjong" in err
+    bad = dict(honest("matgo", 1, 13)[0])
+    del bad["deck"]
+    f.write_text(json.dumps(bad), encoding="utf-8")
+    rc, out, err = run(capsys, "--records", str(f), "--simulate", "5")
+    assert rc == 2 and out == "" and "the record has no 'deck'" in err

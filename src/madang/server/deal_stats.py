@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from madang.core.registry import spec
 from madang.server import db
 
 __all__ = ["DealStatsCache", "StatsSettings", "database_report", "finished_records"]
+
+log = logging.getLogger("madang.server")
 
 
 def finished_records(eng: Engine, game: str, batch: int = 500) -> Iterator[Any]:
@@ -64,8 +67,9 @@ def database_report(
     """The deal statistics of ``game``'s finished games under ``preset`` (games under
     other rules are counted as skipped)."""
     rules = spec(game).rules(preset).to_dict()
+    counts = stats.RecordCounts()
     records = finished_records(eng, game)
-    observed, skipped, unreadable = stats.observe_records(game, records, rules, strict=False)
+    observed = stats.observations_of(game, records, rules, strict=False, counts=counts)
     return stats.report(
         game,
         observed,
@@ -74,9 +78,14 @@ def database_report(
         simulated=simulate_games,
         bot=bot,
         seed=seed,
-        skipped=skipped,
-        unreadable=unreadable,
+        counts=counts,
     )
+
+
+def _log_failure(task: asyncio.Task[dict[str, Any]]) -> None:
+    """Log a failed computation (its error is also raised to the next request)."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.warning("deal statistics failed: %s", error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +127,7 @@ class DealStatsCache:
             self._task = asyncio.get_running_loop().create_task(
                 asyncio.to_thread(self._compute, eng)
             )
+            self._task.add_done_callback(_log_failure)
         return self._value
 
     async def wait(self) -> None:

@@ -46,6 +46,7 @@ __all__ = [
     "GAMES",
     "DealReport",
     "Observation",
+    "RecordCounts",
     "StatDef",
     "Statistic",
     "StatsError",
@@ -54,6 +55,7 @@ __all__ = [
     "chi2_homogeneity",
     "features",
     "hypergeom_pmf",
+    "observations_of",
     "observe_records",
     "report",
     "simulate",
@@ -396,11 +398,12 @@ def report(
     simulated: int,
     bot: str,
     seed: int,
-    skipped: int = 0,
-    unreadable: int = 0,
+    counts: RecordCounts | None = None,
 ) -> DealReport:
     """Every statistic of ``game`` over ``observations``, with the expectations of the
-    ``reference`` observations (simulated games) or of exact theory."""
+    ``reference`` observations (simulated games) or of exact theory. Both are read
+    once, as they come (a generator of a whole database's games is never held in
+    memory); ``counts``, read after them, are the records left out."""
     defs = features(game).STATS
     obs = _tally(defs, observations)
     ref = _tally(defs, reference)
@@ -438,8 +441,8 @@ def report(
         game=game,
         preset=preset,
         games=games,
-        skipped=skipped,
-        unreadable=unreadable,
+        skipped=0 if counts is None else counts.skipped,
+        unreadable=0 if counts is None else counts.unreadable,
         simulated=simulated,
         bot=bot,
         seed=seed,
@@ -447,27 +450,50 @@ def report(
     )
 
 
-def observe_records(
-    game: str, records: Iterable[Any], rules: dict[str, Any] | None = None, *, strict: bool = True
-) -> tuple[list[Observation], int, int]:
-    """The observations of ``records`` of ``game``; with ``rules`` (a rules object's
-    ``to_dict()``), records played under other rules are skipped. A malformed record
-    raises :class:`~madang.core.errors.RecordError`, or with ``strict=False`` is
-    counted as unreadable. Returns the observations and the numbers skipped and
-    unreadable."""
+@dataclass(slots=True)
+class RecordCounts:
+    """Records left out by :func:`observations_of`."""
+
+    skipped: int = 0
+    """Played under other rules."""
+    unreadable: int = 0
+    """Malformed, or they do not replay."""
+
+
+def observations_of(
+    game: str,
+    records: Iterable[Any],
+    rules: dict[str, Any] | None = None,
+    *,
+    strict: bool = True,
+    counts: RecordCounts | None = None,
+) -> Iterator[Observation]:
+    """The observations of ``records`` of ``game``, one at a time; with ``rules`` (a
+    rules object's ``to_dict()``), records played under other rules are skipped. A
+    malformed record raises :class:`~madang.core.errors.RecordError`, or with
+    ``strict=False`` is counted as unreadable (in ``counts``)."""
     from madang.core.errors import RecordError
 
     feats = features(game)
-    out: list[Observation] = []
-    skipped = unreadable = 0
+    counts = RecordCounts() if counts is None else counts
     for rec in records:
         if rules is not None and isinstance(rec, dict) and rec.get("rules") != rules:
-            skipped += 1
+            counts.skipped += 1
             continue
         try:
-            out.append(feats.observe_record(rec))
+            obs = feats.observe_record(rec)
         except RecordError:
             if strict:
                 raise
-            unreadable += 1
-    return out, skipped, unreadable
+            counts.unreadable += 1
+            continue
+        yield obs
+
+
+def observe_records(
+    game: str, records: Iterable[Any], rules: dict[str, Any] | None = None, *, strict: bool = True
+) -> tuple[list[Observation], int, int]:
+    """:func:`observations_of` as a list, with the numbers skipped and unreadable."""
+    counts = RecordCounts()
+    out = list(observations_of(game, records, rules, strict=strict, counts=counts))
+    return out, counts.skipped, counts.unreadable

@@ -15,7 +15,7 @@ import json
 import secrets
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +134,7 @@ def _engine(args: argparse.Namespace) -> Any:
 def _deals(args: argparse.Namespace) -> int:
     _check(args)
     from madang.core.registry import spec
-    from madang.server.deal_stats import finished_records, reference
+    from madang.server.deal_stats import finished_records
 
     t0 = time.perf_counter()
     observed_seed = args.observed_seed
@@ -146,21 +146,23 @@ def _deals(args: argparse.Namespace) -> int:
     try:
         for g in _games(args):
             rules = spec(g).rules(args.preset).to_dict()
-            skipped = unreadable = 0
+            counts = stats.RecordCounts()
+            observed: Iterable[stats.Observation]
             if args.simulate_only is not None:
-                observed = list(
-                    stats.simulate(
-                        g, args.simulate_only, observed_seed, bot=args.bot, preset=args.preset
-                    )
+                observed = stats.simulate(
+                    g, args.simulate_only, observed_seed, bot=args.bot, preset=args.preset
                 )
-            elif files is not None:
-                observed, skipped, unreadable = stats.observe_records(g, files[g], rules)
             else:
-                assert engine is not None
-                observed, skipped, unreadable = stats.observe_records(
-                    g, finished_records(engine, g), rules, strict=False
+                records: Iterable[Any]
+                if files is not None:
+                    records = files[g]
+                else:
+                    assert engine is not None
+                    records = finished_records(engine, g)
+                observed = stats.observations_of(
+                    g, records, rules, strict=files is not None, counts=counts
                 )
-            ref = reference(g, args.simulate, args.seed, args.bot, args.preset)
+            ref = stats.simulate(g, args.simulate, args.seed, bot=args.bot, preset=args.preset)
             reports.append(
                 stats.report(
                     g,
@@ -170,8 +172,7 @@ def _deals(args: argparse.Namespace) -> int:
                     simulated=args.simulate,
                     bot=args.bot,
                     seed=args.seed,
-                    skipped=skipped,
-                    unreadable=unreadable,
+                    counts=counts,
                 )
             )
     finally:
