@@ -22,6 +22,7 @@ TOOL_CLIS = {
     "serve": "madang.server.cli",
     "arena": "madang.arena_cli",
     "verify": "madang.verify_cli",
+    "stats": "madang.stats.cli",
 }
 
 

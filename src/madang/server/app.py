@@ -25,6 +25,7 @@ from madang.server import (
     routes_accounts,
     routes_ops,
     routes_reading,
+    routes_stats,
     routes_tables,
     routes_ws,
     store,
@@ -104,6 +105,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     for module in (routes_accounts, routes_reading, routes_tables, routes_ws, routes_ops):
         app.include_router(module.router)
+    app.include_router(routes_stats.router)
 
     # ------------------------------------------------------------------ the client
 

@@ -1,5 +1,6 @@
 // Madang browser client: the router. Pages: lobby (/), table (/table/ID), replay
-// (/replay/ID), leaderboard, my ledger and history (/me), login (/login).
+// (/replay/ID), leaderboard, deal statistics (/stats), my ledger and history (/me),
+// login (/login).
 import { api, getMe } from "./js/api.js";
 import {
   currentLang,
@@ -12,6 +13,7 @@ import {
 } from "./js/i18n.js";
 import { leaderboardPage, lobbyPage, loginPage, mePage } from "./js/lobby.js";
 import { replayPage } from "./js/replay.js";
+import { statsPage } from "./js/stats.js";
 import { tablePage } from "./js/table.js";
 import { clear, go, h, toast } from "./js/util.js";
 
@@ -84,6 +86,11 @@ async function route() {
     if (path === "/leaderboard") {
       await me0;
       current = await leaderboardPage(app);
+      return;
+    }
+    if (path === "/stats") {
+      await me0;
+      current = await statsPage(app);
       return;
     }
     const me = await getMe();
