@@ -442,3 +442,69 @@ def test_phone_spectator_mahjong_layout_and_ranking(ux_server: str, chromium: An
     finally:
         host.close()
         phone.close()
+
+
+def test_a_loser_reads_the_settlement_as_a_loss(ux_server: str, chromium: Any) -> None:
+    """U8: the seat that pays sees its payment as −14 in red and the reason as the
+    winner's win (a finished game fed through the table's socket: seat 0 lost)."""
+    import json
+    import re
+
+    from madang.server.games import make_session
+
+    sess = make_session("matgo", "default", 5)  # seat 1 wins 14 on the default moves
+    while not sess.over:
+        p = sess.pending()[0]
+        sess.step(p, sess.default_move(p))
+    assert sess.outcome()["winner"] == 1
+    pays = [
+        {"from": a, "to": b, "points": n, "amount": n * 10, "reason": r}
+        for a, b, n, r in sess.payments()
+    ]
+    table_id = 4242
+    context = chromium.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    try:
+        page.goto(ux_server + "/")
+        page.click("#btn-guest")
+        page.wait_for_selector("#create-table")
+        me = page.request.get(ux_server + "/api/me").json()["user"]["username"]
+        seats = [
+            {"seat": 0, "kind": "human", "username": me},
+            {"seat": 1, "kind": "bot", "username": "bot-easy", "level": "easy"},
+        ]
+        table = {"id": table_id, "game": "matgo", "preset": "default", "stake": 10,
+                 "private": False, "status": "between", "seats": seats, "rules": {}}  # fmt: skip
+        page.route(
+            re.compile(rf".*/api/tables/{table_id}$"),
+            lambda route: route.fulfill(json={"table": table}),
+        )
+
+        def stream(ws: Any) -> None:
+            def answer(message: str | bytes) -> None:
+                if json.loads(message).get("type") != "hello":
+                    return
+                ws.send(json.dumps({"type": "welcome", "table": table, "seat": 0, "you": me}))
+                result = {"winner": 1, "points": 14, "reason": "stop", "payments": pays,
+                          "game_id": None, "match_over": False, "next_deadline": None}  # fmt: skip
+                snapshot = {"type": "snapshot", "version": 9, "game_no": 1, "status": "between",
+                            "view": sess.view(0), "prompt": None, "timers": [], "seats": seats,
+                            "result": result}  # fmt: skip
+                ws.send(json.dumps(snapshot))
+
+            ws.on_message(answer)
+
+        page.route_web_socket(re.compile(rf".*/ws/tables/{table_id}$"), stream)
+        page.goto(f"{ux_server}/table/{table_id}")
+        li = page.wait_for_selector("[data-testid=payments] li")
+        text = li.inner_text()
+        assert "minus" in (li.get_attribute("class") or "")
+        assert "(−140)" in text and text.endswith("· 컴퓨터 초급 승리"), text
+        color = page.evaluate(
+            "getComputedStyle(document.querySelector('[data-testid=payments] .amount')).color"
+        )
+        assert color == "rgb(179, 38, 30)", color  # red
+        assert page.inner_text("[data-testid=settlement] h2").startswith("패배")
+        shot(page, "u26_u8_loser_settlement_desktop")
+    finally:
+        context.close()
