@@ -158,3 +158,47 @@ def test_terminal_words_for_every_mahjong_sample() -> None:
     for v in s["results"]:
         for line in settlement_lines(v["result"], names):
             _check(line)
+
+
+def test_particles_by_the_last_syllable_here_and_in_the_browser() -> None:
+    """U19: 이/가, 은/는, 을/를, 과/와 by the last syllable's final consonant, the same
+    in the terminal (:func:`madang.i18n.with_particle`) and the browser (``josa.js``,
+    run by node when it is installed)."""
+    import json
+    import shutil
+    import subprocess
+
+    from madang.i18n import PARTICLES, with_particle
+
+    words = ["손님", "민수", "컴퓨터 초급 3", "컴퓨터 초급 2", "손님 a01c0b", "bot-n",
+             "10", "왼쪽", "쏘아", "판", "9월 국진", "★", "", "(중)", "동."]  # fmt: skip
+    want = {
+        ("손님", "이(가)"): "손님이", ("민수", "이(가)"): "민수가",
+        ("컴퓨터 초급 3", "이(가)"): "컴퓨터 초급 3이",
+        ("컴퓨터 초급 2", "이(가)"): "컴퓨터 초급 2가",
+        ("손님 a01c0b", "이(가)"): "손님 a01c0b가", ("bot-n", "이(가)"): "bot-n이",
+        ("10", "은(는)"): "10은", ("왼쪽", "이(가)"): "왼쪽이", ("쏘아", "과(와)"): "쏘아와",
+        ("판", "을(를)"): "판을", ("★", "이(가)"): "★이(가)", ("동.", "은(는)"): "동.은",
+    }  # fmt: skip
+    ours = {(w, p): with_particle(w, p) for w in words for p in PARTICLES}
+    for k, v in want.items():
+        assert ours[k] == v, (k, ours[k])
+    assert t("mahjong.sheet.ron_pays", who="x", **{"from": "왼쪽", "n": 2}) == "쏘아: 왼쪽이 ×2 냄"
+    with pytest.raises(ValueError, match="unknown particle pair"):
+        with_particle("나", "에게")
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the browser's josa.js is checked in Chromium")
+    josa = Path(__file__).resolve().parents[1] / "src" / "madang" / "web" / "js" / "josa.js"
+    script = (
+        f"import {{ withParticle, PAIRS }} from {json.dumps(josa.as_uri())};"
+        f"const words = {json.dumps(words, ensure_ascii=False)};"
+        "const out = {}; for (const w of words) for (const p of Object.keys(PAIRS))"
+        " out[w + '|' + p] = withParticle(w, p); console.log(JSON.stringify(out));"
+    )
+    res = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30
+    )
+    assert res.returncode == 0, res.stderr
+    theirs = json.loads(res.stdout)
+    assert {(k.split("|")[0], k.split("|")[1]): v for k, v in theirs.items()} == ours

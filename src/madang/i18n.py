@@ -12,6 +12,12 @@ through :func:`t`. Placeholders are ``{name}``.
 '3 go!'
 >>> sorted(catalogue("ko")) == sorted(catalogue("en"))
 True
+
+A particle written after a placeholder (``{who}이(가)``) is chosen by the value's last
+syllable, as the browser's ``josa.js`` does:
+
+>>> t("mahjong.ev.dealer", who="왼쪽"), t("mahjong.ev.dealer", who="컴퓨터 초급 2")
+('왼쪽이 선(동)입니다', '컴퓨터 초급 2가 선(동)입니다')
 """
 
 from __future__ import annotations
@@ -22,12 +28,62 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["LANGUAGES", "MissingMessage", "catalogue", "has", "t"]
+__all__ = ["LANGUAGES", "PARTICLES", "MissingMessage", "catalogue", "has", "t", "with_particle"]
 
 LANGUAGES = ("ko", "en")
 """The catalogue's languages, the default first."""
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PARTICLES = {
+    "이(가)": ("이", "가"),
+    "은(는)": ("은", "는"),
+    "을(를)": ("을", "를"),
+    "과(와)": ("과", "와"),
+}
+"""The particle pairs a message may write after a placeholder: the form after a final
+consonant (받침) first, the form after a vowel second."""
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}(이\(가\)|은\(는\)|을\(를\)|과\(와\))?")
+#: digits 0-9 read 영 일 이 삼 사 오 육 칠 팔 구: which end in a 받침
+_DIGIT_FINAL = (True, True, False, True, False, False, True, True, True, False)
+#: Latin letters whose Korean name ends in a 받침: 엘, 엠, 엔, 알
+_LATIN_FINAL = frozenset("lmnr")
+_TRAILING = re.compile(r"[\s)\]}\"'.,!?·…]+$")
+
+
+def _has_final(word: str) -> bool | None:
+    """Does ``word`` end in a final consonant when read in Korean? None: cannot tell."""
+    w = _TRAILING.sub("", word)
+    if not w:
+        return None
+    c = w[-1]
+    if "가" <= c <= "힣":
+        return (ord(c) - 0xAC00) % 28 != 0
+    if "0" <= c <= "9":
+        return _DIGIT_FINAL[int(c)]
+    if c.isascii() and c.isalpha():
+        return c.lower() in _LATIN_FINAL
+    return None
+
+
+def with_particle(word: str, pair: str) -> str:
+    """``word`` followed by the form of ``pair`` (``"이(가)"``, ``"은(는)"``, ``"을(를)"``,
+    ``"과(와)"``) that fits its last syllable; a word it cannot read keeps ``pair``.
+
+    >>> with_particle("손님 a01c0b", "이(가)"), with_particle("판", "을(를)")
+    ('손님 a01c0b가', '판을')
+    >>> with_particle("★", "이(가)")
+    '★이(가)'
+    >>> with_particle("나", "에게")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown particle pair: '에게'
+    """
+    if pair not in PARTICLES:
+        raise ValueError(f"unknown particle pair: {pair!r}")
+    final = _has_final(word)
+    if final is None:
+        return word + pair
+    return word + PARTICLES[pair][0 if final else 1]
 
 
 class MissingMessage(KeyError):
@@ -62,7 +118,9 @@ def t(key: str, lang: str = "ko", /, **params: Any) -> str:
         raise MissingMessage(key) from None
 
     def fill(m: re.Match[str]) -> str:
-        name = m.group(1)
-        return str(params[name]) if name in params else m.group(0)
+        name, pair = m.group(1), m.group(2)
+        if name not in params:
+            return m.group(0)
+        return with_particle(str(params[name]), pair) if pair else str(params[name])
 
     return _PLACEHOLDER.sub(fill, text)

@@ -280,7 +280,13 @@ def test_reading_endpoints_need_valid_arguments(client: TestClient) -> None:
     assert error_code(client.get("/api/games/12345")) == "not_found"
     assert error_code(client.get("/api/games/12345/replay")) == "not_found"
     assert error_code(client.get("/api/leaderboard?game=go")) == "bad_request"
-    assert client.get("/api/leaderboard?game=mahjong").json() == {"game": "mahjong", "entries": []}
+    for bad in ("0", "1001"):  # a minimum of rated games outside 1-1000 (U17)
+        assert error_code(client.get(f"/api/leaderboard?min_games={bad}")) == "bad_request"
+    assert client.get("/api/leaderboard?game=mahjong").json() == {
+        "game": "mahjong",
+        "min_games": 10,
+        "entries": [],
+    }
 
 
 def test_a_table_plays_a_preset_with_options_changed(client: TestClient) -> None:

@@ -65,8 +65,11 @@ def test_whole_matgo_game_settles_ledger_history_and_ratings(client: TestClient)
     assert len(frames) == len(detail["record"]["moves"]) + 1
     if result["winner"] is not None:
         assert me["ratings"]["matgo"]["games"] == 1
-        board = client.get("/api/leaderboard").json()["entries"]
+        board = client.get("/api/leaderboard?min_games=1").json()["entries"]
         assert {e["username"] for e in board} == {"minsu", "bot-easy"}
+        # one game is not enough for the default list (U17)
+        assert client.get("/api/leaderboard").json()["entries"] == []
+        assert client.get("/api/leaderboard?min_games=2").json()["entries"] == []
 
 
 def test_errors_change_nothing(client: TestClient) -> None:

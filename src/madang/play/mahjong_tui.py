@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from madang.bots.base import Bot, make_bot
-from madang.i18n import t
+from madang.i18n import t, with_particle
 from madang.mahjong.engine import MahjongMatch, default_action, legal_actions, step
 from madang.mahjong.events import Event, redact
 from madang.mahjong.hand import shanten, waits
@@ -125,7 +125,7 @@ class MahjongTerminal(TerminalSession):
             if cursor is None:
                 return
             discard = parse_tile(hand[cursor])
-            prefix = f"{tile_label(hand[cursor])}을(를) 버리면 대기"
+            prefix = f"{with_particle(tile_label(hand[cursor]), '을(를)')} 버리면 대기"
         w = hand_waits(v, discard)
         if w is None:
             return
@@ -161,7 +161,7 @@ class MahjongTerminal(TerminalSession):
 
     def human_turn(self, state: HandState, legal: list[Action]) -> Action:
         by_verb = {a.verb: a for a in legal}
-        if "tsumo" in by_verb and self.choose(state, "올라! 화료할까요?", ["올라", "계속"]) == 0:
+        if "tsumo" in by_verb and self.choose(state, "올라! 나시겠습니까?", ["올라", "계속"]) == 0:
             return by_verb["tsumo"]
         discards = [a for a in legal if a.verb == "discard"]
         if state.declared[HUMAN]:
@@ -206,7 +206,7 @@ class MahjongTerminal(TerminalSession):
             t("mahjong.toggle", name=f"버리고 {t(f'mahjong.{a.declare}')}", pan=pans[a.declare])
             for a in declares
         ]
-        return options[self.choose(state, f"{label}을(를) 버리면 텐파이:", labels)]
+        return options[self.choose(state, f"{with_particle(label, '을(를)')} 버리면 대기:", labels)]
 
     def bot_act(self, state: HandState, seat: int) -> Action:
         bot = self.bots[seat]

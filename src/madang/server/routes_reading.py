@@ -106,9 +106,17 @@ async def get_replay(request: Request, game_id: int) -> dict[str, Any]:
 
 @router.get("/api/leaderboard")
 async def get_leaderboard(
-    request: Request, game: str = "matgo", limit: int | None = None
+    request: Request,
+    game: str = "matgo",
+    limit: int | None = None,
+    min_games: int = store.RANK_MIN_GAMES,
 ) -> dict[str, Any]:
+    """Players with at least ``min_games`` rated games (default ``RANK_MIN_GAMES``, 1–1000):
+    one lucky game does not put anyone at the top."""
     if game not in games():
         raise WireError("bad_request", f"unknown game {game!r}")
+    if not 1 <= min_games <= 1000:
+        raise WireError("bad_request", "min_games is 1-1000")
     limit, _ = limit_before(limit, None)
-    return {"game": game, "entries": await hub_of(request).db(store.leaderboard, game, limit)}
+    entries = await hub_of(request).db(store.leaderboard, game, limit, min_games)
+    return {"game": game, "min_games": min_games, "entries": entries}

@@ -822,12 +822,23 @@ def game_detail(eng: Engine, game_id: int) -> dict[str, Any] | None:
     return out
 
 
-def leaderboard(eng: Engine, game: str, limit: int) -> list[dict[str, Any]]:
-    """Registered players and bots by rating (guests left out)."""
+#: Rated games a player needs before the leaderboard lists them (U17).
+RANK_MIN_GAMES = 10
+
+
+def leaderboard(
+    eng: Engine, game: str, limit: int, min_games: int = RANK_MIN_GAMES
+) -> list[dict[str, Any]]:
+    """Registered players and bots with at least ``min_games`` rated games, by rating
+    (guests left out)."""
     q = (
         sa.select(db.ratings, db.users.c.username, db.users.c.is_bot)
         .join(db.users, db.users.c.id == db.ratings.c.user_id)
-        .where(db.ratings.c.game == game, db.users.c.is_guest.is_(False))
+        .where(
+            db.ratings.c.game == game,
+            db.users.c.is_guest.is_(False),
+            db.ratings.c.games >= min_games,
+        )
         .order_by(db.ratings.c.rating.desc(), db.users.c.id)
         .limit(limit)
     )

@@ -62,12 +62,14 @@ export async function getMe(force = false) {
  * gap or a reconnect, and hands every message to `onMessage(msg)`.
  */
 export class TableSocket {
-  constructor(tableId, { invite = null, onMessage, onStatus } = {}) {
+  constructor(tableId, { invite = null, onMessage, onStatus, fromStart = false } = {}) {
     this.tableId = tableId;
     this.invite = invite;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
-    this.version = null;
+    // fromStart: ask for every update the server still holds (a new tab rebuilding its
+    // log, U11); the server sends a snapshot instead when its history does not reach back
+    this.version = fromStart ? 0 : null;
     this.ref = 0;
     this.closed = false;
     this.retry = 0;
@@ -147,6 +149,11 @@ export class TableSocket {
 
   ready() {
     this.send({ type: "ready" });
+  }
+
+  /** Ask for a fresh snapshot (the state and the timers as they are now). */
+  resync() {
+    this.send({ type: "hello", last_version: null });
   }
 
   close() {

@@ -2,6 +2,8 @@
 // /static/i18n/<lang>.json (Korean by default, English complete as the second), the same
 // files the terminal reads (madang.i18n). Placeholders are {name}.
 
+import { withParticle } from "./josa.js";
+
 export const LANGS = ["ko", "en"];
 let cat = {};
 let lang = "ko";
@@ -40,7 +42,11 @@ export function t(key, params = {}) {
     missing.add(key);
     return `⟦${key}⟧`;
   }
-  return s.replace(/\{(\w+)\}/g, (m, n) => (Object.hasOwn(params, n) ? String(params[n]) : m));
+  // "{name}이(가)": the particle that fits the name's last syllable (josa.js)
+  return s.replace(/\{(\w+)\}(이\(가\)|은\(는\)|을\(를\)|과\(와\))?/g, (m, n, pair) => {
+    if (!Object.hasOwn(params, n)) return m;
+    return pair ? withParticle(String(params[n]), pair) : String(params[n]);
+  });
 }
 
 /** The text of a server error, by its stable code (the wire's message stays English). */
@@ -73,7 +79,11 @@ export function presetDesc(game, p) {
   return t(`preset.${game}.${p}.desc`);
 }
 
-/** A payment or ledger reason (win, ssoa, olla, cheot_ppeok …). */
-export function payReason(r) {
+/**
+ * A payment or ledger reason (win, ssoa, olla, cheot_ppeok …). `paid`: the reader paid it,
+ * so a win reads as their loss — "패배", or "{winner} 승리" when the winner is named (U8).
+ */
+export function payReason(r, paid = false, winner = "") {
+  if (paid && r === "win") return winner ? t("pay.won_by", { name: winner }) : t("pay.lose");
   return t(`pay.${r}`);
 }

@@ -1,7 +1,7 @@
 // Lobby pages: sign in, tables (list, create, join, spectate), leaderboard, my ledger.
 import { api, getMe } from "./api.js";
 import { displayName, errorText, payReason, presetDesc, presetName, t } from "./i18n.js";
-import { rulesBox, rulesCatalogue, rulesForm } from "./rules.js";
+import { distinctPresets, rulesBox, rulesCatalogue, rulesForm } from "./rules.js";
 import { leftTables } from "./table.js";
 import { clear, fmtAmount, fmtTime, go, h, link, toast } from "./util.js";
 
@@ -57,6 +57,9 @@ export async function loginPage(root, me) {
   const form = h(
     "form.card-panel.auth",
     {
+      // our own Korean messages (localCheck), never the browser's bubble in its own
+      // language (U20); the attributes stay as hints for password managers
+      novalidate: true,
       onsubmit: (e) => {
         e.preventDefault();
         submit(guest ? "register" : "login");
@@ -75,9 +78,7 @@ export async function loginPage(root, me) {
         `button${guest ? ".primary" : ""}#btn-register`,
         {
           type: "button",
-          onclick: () => {
-            if (form.reportValidity()) submit("register");
-          },
+          onclick: () => submit("register"),
         },
         t("login.register"),
       ),
@@ -177,7 +178,9 @@ function createForm(config, rules, onCreated) {
   function refresh() {
     const g = config.games[game.value];
     clear(preset).append(
-      ...g.presets.map((p) => h("option", { value: p }, presetName(game.value, p))),
+      ...distinctPresets(g.presets, rules?.[game.value]).map((p) =>
+        h("option", { value: p }, presetName(game.value, p)),
+      ),
     );
     options = rules?.[game.value] ? rulesForm(game.value, rules[game.value]) : null;
     clear(optionsBox).append(options ? options.el : "");
@@ -293,6 +296,11 @@ export async function lobbyPage(root, me) {
   return { destroy: () => clearInterval(timer) };
 }
 
+/** How sure a Glicko rating is, in words: its deviation (RD) as 높음 / 보통 / 낮음 (U17). */
+function sureness(rd) {
+  return t(rd <= 110 ? "rank.sure_high" : rd <= 200 ? "rank.sure_mid" : "rank.sure_low");
+}
+
 export async function leaderboardPage(root) {
   const box = h("div.card-panel");
   const tabs = h("div.tabs");
@@ -328,7 +336,7 @@ export async function leaderboardPage(root) {
               h("td", {}, e.rank),
               h("td", {}, e.bot ? `🤖 ${displayName(e.username)}` : displayName(e.username)),
               h("td", {}, Math.round(e.rating)),
-              game === "matgo" ? h("td", {}, e.rd !== undefined ? Math.round(e.rd) : "") : null,
+              game === "matgo" ? h("td", {}, e.rd !== undefined ? sureness(e.rd) : "") : null,
               h("td", {}, e.games),
             ),
           ),
@@ -336,6 +344,13 @@ export async function leaderboardPage(root) {
       ),
     );
     if (!data.entries.length) box.append(h("p.empty", {}, t("rank.none")));
+    box.append(
+      h(
+        "p.rank-note",
+        { "data-testid": "rank-note" },
+        t(game === "matgo" ? "rank.note_matgo" : "rank.note", { n: data.min_games }),
+      ),
+    );
   }
   for (const g of ["matgo", "mahjong"])
     tabs.append(
@@ -411,7 +426,7 @@ export async function mePage(root, me) {
                   h("td", {}, fmtTime(e.at)),
                   h("td", {}, link(`/replay/${e.game_id}`, `#${e.game_id}`)),
                   h("td", {}, displayName(e.counterparty || "")),
-                  h("td", {}, payReason(e.reason)),
+                  h("td", {}, payReason(e.reason, e.amount < 0)),
                   h("td", {}, e.points),
                   h(`td.${e.amount >= 0 ? "plus" : "minus"}`, {}, fmtAmount(e.amount)),
                 ),

@@ -160,7 +160,7 @@ export function createMatgoBoard(root, ctx) {
   }
 
   /** 점수 detail: points per category, 족보 progress, multipliers in force, 국진. */
-  function scoreDetail(v, s) {
+  function scoreDetail(v, s, live) {
     const items = (v.score_items || [])[s] || [];
     const prog = (v.progress || [])[s];
     const parts = [];
@@ -195,7 +195,7 @@ export function createMatgoBoard(root, ctx) {
         ),
       );
     }
-    const force = (v.in_force || [])[s] || [];
+    const force = live ? (v.in_force || [])[s] || [] : [];
     if (force.length) {
       parts.push(
         h(
@@ -269,8 +269,11 @@ export function createMatgoBoard(root, ctx) {
     el.dataset.question = q || "";
     el.dataset.sub = sub ? "1" : "";
 
+    // what is at stake while the game runs (N고, 박 risks, multipliers in force) ends
+    // with it: the settlement says what counted (U14)
+    const live = !v.over;
     const player = (s, top) => {
-      const warn = warningsFor(v, s);
+      const warn = live ? warningsFor(v, s) : [];
       return h(
         `div.player.${top ? "top" : "bottom"}`,
         { dataset: { seat: s } },
@@ -287,14 +290,14 @@ export function createMatgoBoard(root, ctx) {
             ? h("span.badge", { title: t("table.auto_title") }, t("table.auto_badge"))
             : null,
           h("span.score", { "data-testid": `score-${s}` }, t("matgo.score", { n: v.scores[s] })),
-          v.go[s] ? h("span.badge.go", {}, t("matgo.go_badge", { n: v.go[s] })) : null,
+          live && v.go[s] ? h("span.badge.go", {}, t("matgo.go_badge", { n: v.go[s] })) : null,
           v.shakes[s] ? h("span.badge", {}, t("matgo.shake_badge", { n: v.shakes[s] })) : null,
           v.ppeok[s] ? h("span.badge", {}, t("matgo.ppeok_badge", { n: v.ppeok[s] })) : null,
           v.tokens[s] ? h("span.badge", {}, t("matgo.token_badge", { n: v.tokens[s] })) : null,
           warn.map(([k, text]) => h(`span.warn.${k}`, {}, text)),
           ctx.timer(s),
         ),
-        scoreDetail(v, s),
+        scoreDetail(v, s, live),
         pileBox(
           v.piles[s],
           v.progress[s],
@@ -322,7 +325,8 @@ export function createMatgoBoard(root, ctx) {
       : new Set();
     const floor = h("div.floor", { "aria-label": t("matgo.floor") });
     for (const g of v.floor) {
-      const grp = h("div.month-group", {
+      const picking = g.cards.some((c) => pickCards.has(c));
+      const grp = h(`div.month-group${picking ? ".picking" : ""}`, {
         dataset: { month: g.month },
         title: `${t("matgo.month_n", { month: g.month })} ${MONTHS[g.month][1]}`,
       });
@@ -680,8 +684,9 @@ export function matgoCaptions(e, name) {
   }
 }
 
-/** Lines for the log when a table opens: 선 결정 of the first game (seeds 000, 003). */
-export function matgoIntro(view, name) {
+/** Lines for the log when a table opens: 선 결정 of the first game (seeds 000, 003), and
+ *  the deal unless `deal` is false (the update that opens the table logs its own). */
+export function matgoIntro(view, name, { deal = true } = {}) {
   const draws = view.match?.first_draws || [];
   const out = [];
   if (draws.length)
@@ -704,7 +709,7 @@ export function matgoIntro(view, name) {
     };
     out.push(t(last ? "matgo.first_dealer" : "matgo.first_dealer_tie", params));
   });
-  out.push(describeMatgoEvent({ type: "deal", dealer: view.dealer }, name));
+  if (deal) out.push(describeMatgoEvent({ type: "deal", dealer: view.dealer }, name));
   return out;
 }
 

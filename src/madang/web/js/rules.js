@@ -23,6 +23,23 @@ export function rulesCatalogue() {
   return loading;
 }
 
+/**
+ * The presets a menu offers: a preset whose rules are those of one listed before it (the
+ * mahjong `mupan` is `default`) is left out, so no name shows twice (U12).
+ */
+export function distinctPresets(names, cat) {
+  if (!cat?.presets) return names;
+  const seen = new Set();
+  return names.filter((p) => {
+    const v = cat.presets[p];
+    if (!v) return true;
+    const key = JSON.stringify(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** An option's name in words (the option key where the catalogue has none). */
 export function optionName(game, name) {
   const key = `rule.${game}.${name}`;

@@ -8,7 +8,7 @@ import { errorText, payReason, presetName, t } from "./i18n.js";
 import { seatNamer } from "./names.js";
 import { rulesBox, rulesCatalogue } from "./rules.js";
 import { sound, soundControls } from "./sound.js";
-import { clear, fmtAmount, go, h, link, toast } from "./util.js";
+import { clear, fmtAmount, go, h, link, toast, toastClear } from "./util.js";
 
 /** Tables this browser left: the lobby offers no 돌아가기 to them. */
 export function leftTables() {
@@ -83,41 +83,60 @@ function timerEl(seat) {
   );
 }
 
-/** Big captions over the board, one after another (뻑!, 쪽!, 3고!, 쏘아! …). */
-class Captions {
+/** Do two client rectangles overlap? */
+function overlaps(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/**
+ * Big captions over the board (뻑!, 쪽!, 3고!, 쏘아! …) that keep up with the game (U5):
+ * the newest update's captions show at once, merged into one, and replace whatever was
+ * showing (no queue that lags turns behind). A caption never covers an open question:
+ * while one is open the caption moves to the top of the board, and if it would still
+ * touch the question (its panel or the cards it asks about) it is not shown.
+ */
+export class Captions {
   constructor(root) {
+    this.root = root;
     this.el = h("div.captions", {
       role: "status",
       "aria-live": "assertive",
       "data-testid": "caption",
     });
     root.append(this.el);
-    this.queue = [];
     this.timer = 0;
     window.__madangCaptions = window.__madangCaptions || [];
   }
   push(list) {
-    for (const c of list) {
-      this.queue.push(c);
-      window.__madangCaptions.push(c.kind);
-    }
-    if (!this.timer) this.next();
-  }
-  next() {
-    const c = this.queue.shift();
-    if (!c) {
-      this.timer = 0;
-      this.el.className = "captions";
-      clear(this.el);
-      return;
-    }
+    if (!list.length) return;
+    for (const c of list) window.__madangCaptions.push(c.kind);
+    const whos = [...new Set(list.map((c) => c.who).filter(Boolean))];
+    const last = list[list.length - 1];
     clear(this.el).append(
-      h("div.cap-text", {}, c.text),
-      c.who ? h("div.cap-who", {}, c.who) : null,
+      h("div.cap-text", {}, list.map((c) => c.text).join(" ")),
+      whos.length ? h("div.cap-who", {}, whos.join(" · ")) : null,
     );
-    this.el.className = `captions show cap-${c.kind}`;
-    this.el.dataset.kind = c.kind;
-    this.timer = setTimeout(() => this.next(), this.queue.length ? 900 : 1500);
+    this.el.dataset.kind = last.kind;
+    this.el.dataset.kinds = list.map((c) => c.kind).join(" ");
+    this.el.className = `captions show cap-${last.kind}`;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.hide(), 1500);
+    this.place();
+  }
+  hide() {
+    this.timer = 0;
+    this.el.className = "captions";
+    clear(this.el);
+  }
+  /** Keep clear of an open question: call after every render. */
+  place() {
+    if (!this.el.classList.contains("show")) return;
+    const asked = [...this.root.querySelectorAll(".prompt.active, .pickable, .tile.playable")];
+    this.el.classList.toggle("asking", asked.length > 0);
+    this.el.classList.remove("muted");
+    if (!asked.length) return;
+    const r = this.el.getBoundingClientRect();
+    if (asked.some((a) => overlaps(r, a.getBoundingClientRect()))) this.el.classList.add("muted");
   }
   stop() {
     clearTimeout(this.timer);
@@ -289,6 +308,8 @@ export async function tablePage(root, tableId, invite, me) {
   const timers = new Timers();
   timers.root = boardWrap;
   const captions = new Captions(boardWrap);
+  // test hook: show captions as an update would ([{kind, text, who}])
+  window.__madangCaptionsPush = (list) => captions.push(list);
   const st = {
     seat: null,
     seats: table.seats,
@@ -446,15 +467,24 @@ export async function tablePage(root, tableId, invite, me) {
               h(
                 "ul.payments",
                 { "data-testid": "payments" },
-                pays.map((p) =>
-                  h(
-                    "li",
+                pays.map((p) => {
+                  // as this seat sees it (U8): what it pays in red and signed −, what it
+                  // gets signed +; a win paid by this seat reads as its loss
+                  const sign = p.from === st.seat ? -1 : p.to === st.seat ? 1 : 0;
+                  return h(
+                    `li${sign < 0 ? ".minus" : sign > 0 ? ".plus" : ""}`,
                     { dataset: { from: p.from, to: p.to, points: p.points, reason: p.reason } },
                     t("table.pay_line", { from: name(p.from), to: name(p.to), points: p.points }),
-                    p.amount !== undefined ? ` (${fmtAmount(p.amount)})` : "",
-                    p.reason ? ` · ${payReason(p.reason)}` : "",
-                  ),
-                ),
+                    p.amount !== undefined
+                      ? h(
+                          "span.amount",
+                          {},
+                          ` (${sign ? fmtAmount(sign * p.amount) : Math.abs(p.amount).toLocaleString("ko-KR")})`,
+                        )
+                      : "",
+                    p.reason ? ` · ${payReason(p.reason, sign < 0, name(p.to))}` : "",
+                  );
+                }),
               ),
             ]
           : h("p", {}, t("table.no_payment")),
@@ -498,8 +528,11 @@ export async function tablePage(root, tableId, invite, me) {
     overlay.classList.remove("hidden");
     nextBar.classList.add("hidden");
     paintNext();
+    // focus the first button without scrolling to it: the sheet opens at its top (U7)
     const first = overlay.querySelector("button");
-    if (first) first.focus();
+    if (first) first.focus({ preventScroll: true });
+    const panel = overlay.querySelector(".result");
+    if (panel) panel.scrollTop = 0;
   }
   nextTimer = setInterval(paintNext, 1000);
 
@@ -514,23 +547,39 @@ export async function tablePage(root, tableId, invite, me) {
       version: st.version,
       events: st.events,
     });
+    captions.place();
+    toastClear();
   }
 
   /** A question of ours that the server answered when our time ran out (the update
    *  says so in `timeout`): say so. */
-  function checkTimeout(_before, msg) {
+  function checkTimeout(_before, msg, past = false) {
     if (st.seat === null || msg.timeout !== st.seat) return;
     const mine =
       (msg.events || []).find((e) => e.seat === st.seat && e.type !== "answer") ||
       (msg.events || []).find((e) => e.seat === st.seat);
     const text = t("table.timeout", { move: mine ? mod.describeEvent(mine, name) : "" });
-    toast(text, "warn");
+    if (!past) toast(text, "warn");
     addLine(text, "timeout");
     persist();
   }
 
+  // A tab with no log of this table (a new tab, a reopened one) first replays the
+  // updates the server still holds, into the log only (U11); when they stop coming it
+  // asks for a snapshot, which draws the board with the timers as they are now.
+  let catchingUp = !saved.length;
+  let quiet = 0;
+  const caughtUpSoon = () => {
+    clearTimeout(quiet);
+    quiet = setTimeout(() => {
+      if (!catchingUp) return;
+      catchingUp = false;
+      sock.resync();
+    }, 120);
+  };
   const sock = new TableSocket(tableId, {
     invite,
+    fromStart: catchingUp,
     onStatus: (s) => {
       const c = head.querySelector(".conn");
       c.textContent =
@@ -551,8 +600,10 @@ export async function tablePage(root, tableId, invite, me) {
             st.seats = msg.table.seats;
             st.status = msg.table.status;
           }
+          if (catchingUp) caughtUpSoon();
           break;
         case "snapshot": {
+          catchingUp = false;
           Object.assign(st, {
             view: msg.view,
             prompt: msg.prompt,
@@ -600,7 +651,18 @@ export async function tablePage(root, tableId, invite, me) {
           });
           st.deadlineAt = msg.prompt ? Date.now() + msg.prompt.remaining_ms : 0;
           if (msg.result) st.result = msg.result;
-          if (firstView) for (const line of mod.intro(msg.view, name)) addLine(line, "intro");
+          if (firstView) {
+            // the deal's own event, when this update has it, is logged below (U10)
+            const dealt = (msg.events || []).some((e) => e.type === "deal");
+            for (const line of mod.intro(msg.view, name, { deal: !dealt })) addLine(line, "intro");
+          }
+          if (catchingUp) {
+            // the past, into the log only: no toast, caption or settlement for it
+            if (msg.timeout === st.seat && st.seat !== null) checkTimeout(before, msg, true);
+            logEvents(msg.events || []);
+            caughtUpSoon();
+            break;
+          }
           checkTimeout(before, msg);
           logEvents(msg.events || []);
           captions.push((msg.events || []).flatMap((e) => mod.captions(e, name)));
@@ -654,6 +716,7 @@ export async function tablePage(root, tableId, invite, me) {
       timers.stop();
       captions.stop();
       sound.stopAll();
+      clearTimeout(quiet);
       sock.close();
       board.destroy();
     },

@@ -45,8 +45,27 @@ export function toast(text, kind = "info") {
   }
   t.textContent = text;
   t.className = `show ${kind}`;
+  toastClear();
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (t.className = ""), 3500);
+}
+
+/**
+ * A toast never covers an open question (U5): one that would rest over `.prompt.active`
+ * moves to the top of the screen. The table calls this after every render too.
+ */
+export function toastClear() {
+  const t = document.getElementById("toast");
+  const q = document.querySelector(".prompt.active");
+  if (!t?.classList.contains("show") || !q) return;
+  const r = q.getBoundingClientRect();
+  // where it rests: the layout box (offsetTop), not the sliding transform
+  const over = (top) => r.top < top + t.offsetHeight && top < r.bottom;
+  t.classList.remove("top");
+  if (over(t.offsetTop)) {
+    t.classList.add("top");
+    if (over(t.offsetTop)) t.classList.remove("show");
+  }
 }
 
 export function fmtAmount(n) {
