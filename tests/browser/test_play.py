@@ -252,11 +252,6 @@ class Axe:
             )
 
 
-@pytest.fixture
-def axe() -> Axe:
-    return Axe()
-
-
 def focus_is_visible(page: Any) -> None:
     """Tab moves the focus to a control and the control shows it."""
     page.keyboard.press("Tab")

@@ -1122,6 +1122,7 @@ class Room:
 
     def _hello(self, conn: Conn, last_version: int | None) -> None:
         key = SPECTATORS if conn.seat is None else conn.seat
+        stream = self.streams[key]
         conn.send(
             dumps(
                 {
@@ -1130,11 +1131,13 @@ class Room:
                     "seat": conn.seat,
                     "you": conn.username,
                     "server_time": int(time.time() * 1000),
+                    # the stream's version now: the updates up to it that follow are the
+                    # past (a new tab replays them into its log), any later one is news
+                    "version": stream.version,
                 }
             )
         )
         conn.hello = True
-        stream = self.streams[key]
         if last_version is not None and 0 <= last_version <= stream.version:
             missed = stream.version - last_version
             if missed == 0:

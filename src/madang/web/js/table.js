@@ -565,17 +565,25 @@ export async function tablePage(root, tableId, invite, me) {
   }
 
   // A tab with no log of this table (a new tab, a reopened one) first replays the
-  // updates the server still holds, into the log only (U11); when they stop coming it
-  // asks for a snapshot, which draws the board with the timers as they are now.
-  let catchingUp = !saved.length;
+  // updates the server still holds, into the log only (U11): those up to the version the
+  // welcome names (later ones are news, played as they come); then it asks for a
+  // snapshot, which draws the board with the timers as they are now (also when the
+  // updates stop coming short of that version). Such a tab sounds the deal of the game
+  // it finds, once, as a table seen for the first time.
+  const freshTab = !saved.length;
+  let catchingUp = freshTab;
+  let catchUpTo = 0;
+  let dealSounded = !freshTab;
   let quiet = 0;
+  const caughtUp = () => {
+    clearTimeout(quiet);
+    if (!catchingUp) return;
+    catchingUp = false;
+    sock.resync();
+  };
   const caughtUpSoon = () => {
     clearTimeout(quiet);
-    quiet = setTimeout(() => {
-      if (!catchingUp) return;
-      catchingUp = false;
-      sock.resync();
-    }, 120);
+    quiet = setTimeout(caughtUp, 120);
   };
   const sock = new TableSocket(tableId, {
     invite,
@@ -600,7 +608,11 @@ export async function tablePage(root, tableId, invite, me) {
             st.seats = msg.table.seats;
             st.status = msg.table.status;
           }
-          if (catchingUp) caughtUpSoon();
+          if (catchingUp) {
+            catchUpTo = msg.version || 0;
+            if (catchUpTo <= (st.version || 0)) caughtUp();
+            else caughtUpSoon();
+          }
           break;
         case "snapshot": {
           catchingUp = false;
@@ -620,10 +632,13 @@ export async function tablePage(root, tableId, invite, me) {
             addLine(t("table.game_no", { n: msg.game_no }), "game_no");
             for (const line of mod.intro(msg.view, name)) addLine(line, "intro");
             persist();
-            sound.update(game, [{ type: "deal" }], msg.view); // and sounds its deal
           }
           setTimers(msg);
           render();
+          if (msg.view && !dealSounded) {
+            dealSounded = true; // the game this tab found: its deal, once
+            sound.update(game, [{ type: "deal" }], msg.view);
+          }
           showResult();
           break;
         }
@@ -656,13 +671,16 @@ export async function tablePage(root, tableId, invite, me) {
             const dealt = (msg.events || []).some((e) => e.type === "deal");
             for (const line of mod.intro(msg.view, name, { deal: !dealt })) addLine(line, "intro");
           }
-          if (catchingUp) {
-            // the past, into the log only: no toast, caption or settlement for it
+          if (catchingUp && msg.version <= catchUpTo) {
+            // the past, into the log only: no toast, caption, sound or settlement for it
             if (msg.timeout === st.seat && st.seat !== null) checkTimeout(before, msg, true);
             logEvents(msg.events || []);
-            caughtUpSoon();
+            if (msg.version >= catchUpTo) caughtUp();
+            else caughtUpSoon();
             break;
           }
+          if (catchingUp) caughtUp(); // news: the past is all in
+          if ((msg.events || []).some((e) => e.type === "deal")) dealSounded = true;
           checkTimeout(before, msg);
           logEvents(msg.events || []);
           captions.push((msg.events || []).flatMap((e) => mod.captions(e, name)));
