@@ -83,18 +83,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         thread.join(10)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_deal_statistics_page(server: str, browser: Any, lang: str) -> None:
     page = browser.new_page(viewport={"width": 1100, "height": 900})

@@ -124,18 +124,6 @@ def declare_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from _serve(tmp_path_factory.mktemp("data2"), DECLARE_SEED)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
@@ -976,6 +964,8 @@ def test_join_dialog_says_what_a_point_and_a_pan_are_worth(
         assert made.status == 201, made.text()
         table = made.json()["table"]
         assert table["worth"]["units"] == {"pan": {"points": 2, "amount": 20}}
+        a.goto(f"{server}/table/{table['id']}")  # the host at the table: it deals when
+        a.wait_for_selector(".conn.open")  # every person seated is here
 
         b = guest.new_page()
         b.on("pageerror", lambda e: errors.append(str(e)))

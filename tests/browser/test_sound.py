@@ -8,8 +8,8 @@ ask for (the table of ``docs/voice-packs.md``, written out again here); the test
 played or was dropped as too late. A spectator who has not touched the page hears
 nothing (no AudioContext exists) until its first click; the mute switch stops what is
 audible and is remembered across a reload; a voice pack that lacks a callout falls back
-to the default pack. Skipped, as ``test_play.py``, only when ``/usr/bin/chromium`` is
-missing.
+to the default pack. Skipped, as ``test_play.py``, only when ``chromium`` is not on the
+PATH.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import pytest
 from tests.browser.test_play import (
     CHROMIUM,
     DESKTOP,
-    FLAGS,
     Axe,
     _serve,
     create_table,
@@ -51,18 +50,6 @@ def sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Tables deal from ``DEAL_SEED + N``: table 1's first card (the leftmost playable)
     makes a 뻑. Bots answer at once; a claim window lasts half a second."""
     yield from _serve(tmp_path_factory.mktemp("sound"), DEAL_SEED, claim_seconds=0.5)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 # --- what the events must sound like (docs/voice-packs.md) -------------------------------
@@ -258,11 +245,11 @@ AUDIO_FETCHED = r"""() => performance.getEntriesByType('resource').map(r => r.na
     .filter(u => /\/static\/sounds\/[^/]+\/[^/]+$/.test(u))"""
 
 
-def test_matgo_by_clicking_with_sound(sound_server: str, chromium: Any, axe: Axe) -> None:
+def test_matgo_by_clicking_with_sound(sound_server: str, browser: Any, axe: Axe) -> None:
     """A Matgo game by clicking, with a spectator, a second voice pack that has only the
     뻑 callout, then the mute switch across a reload."""
-    ctx = chromium.new_context(viewport=DESKTOP, bypass_csp=True)
-    watch_ctx = chromium.new_context(viewport=DESKTOP, bypass_csp=True)
+    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    watch_ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -401,10 +388,10 @@ def play_mahjong_by_clicking(page: Any) -> None:
     raise AssertionError("the mahjong hand did not end within 400 decisions")
 
 
-def test_mahjong_by_clicking_with_sound(sound_server: str, chromium: Any) -> None:
+def test_mahjong_by_clicking_with_sound(sound_server: str, browser: Any) -> None:
     """A mahjong hand against three bots by clicking: discards, draws and claims sound,
     the hand ends on a callout (쏘아, 올라 or 나가리)."""
-    ctx = chromium.new_context(viewport=DESKTOP, bypass_csp=True)
+    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -5,19 +5,17 @@ headless Chromium against a real ``madang serve``.
 One Matgo game against a bot is played by clicking (desktop 1366×768, with looks at a
 390×844 phone on the way); a second tab opened mid-game must rebuild the whole log; a
 phone spectator watches; a mahjong table is looked at on a phone. Screenshots go to
-``artifacts/`` named ``u26_*``. Skipped only when ``/usr/bin/chromium`` is missing.
+``artifacts/`` named ``u26_*``. Skipped only when ``chromium`` is not on the PATH.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.browser.test_play import (
     CHROMIUM,
-    FLAGS,
     PHONE,
     _serve,
     board_state,
@@ -32,25 +30,14 @@ DESKTOP = {"width": 1366, "height": 768}
 SEED = 300
 
 pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
+    CHROMIUM is None,
+    reason="chromium is not on the PATH (Debian's: apt-get install chromium; .ci/run does)",
 )
 
 
 @pytest.fixture(scope="module")
 def ux_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from _serve(tmp_path_factory.mktemp("ux"), SEED)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
@@ -116,8 +103,8 @@ def geometry(page: Any) -> tuple[int, int]:
     return got[0], got[1]
 
 
-def test_captions_board_and_review_defects_in_a_matgo_game(ux_server: str, chromium: Any) -> None:
-    context = chromium.new_context(viewport=DESKTOP, bypass_csp=True)
+def test_captions_board_and_review_defects_in_a_matgo_game(ux_server: str, browser: Any) -> None:
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -287,7 +274,7 @@ def test_captions_board_and_review_defects_in_a_matgo_game(ux_server: str, chrom
 
 
 def test_every_question_fits_one_panel_and_pick_cards_lie_apart(
-    ux_server: str, chromium: Any
+    ux_server: str, browser: Any
 ) -> None:
     """U9 and U18 on the board itself, for the questions a game may not reach: a real
     view with a 2월 pair on the floor, asked as 패 선택, 고/스톱, a 흔들기 choice and a
@@ -304,7 +291,7 @@ def test_every_question_fits_one_panel_and_pick_cards_lie_apart(
         "play": [f"play {c}" for c in view["hand"]] + ["flip"],
         "": [],
     }
-    context = chromium.new_context(viewport=DESKTOP, bypass_csp=True)
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = context.new_page()
     try:
         page.goto(ux_server + "/")
@@ -368,11 +355,11 @@ def test_every_question_fits_one_panel_and_pick_cards_lie_apart(
         context.close()
 
 
-def test_phone_spectator_mahjong_layout_and_ranking(ux_server: str, chromium: Any) -> None:
+def test_phone_spectator_mahjong_layout_and_ranking(ux_server: str, browser: Any) -> None:
     """U13 (a phone spectator's compact hand), U16 (mahjong tiles ≥ 36 px on a phone,
     the seats around the centre), U20 (words), U17 (the ranking explains itself)."""
-    host = chromium.new_context(viewport=DESKTOP, bypass_csp=True)
-    phone = chromium.new_context(viewport=PHONE, bypass_csp=True, has_touch=True)
+    host = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    phone = browser.new_context(viewport=PHONE, bypass_csp=True, has_touch=True)
     errors: list[str] = []
     try:
         a = host.new_page()
@@ -444,7 +431,7 @@ def test_phone_spectator_mahjong_layout_and_ranking(ux_server: str, chromium: An
         phone.close()
 
 
-def test_a_loser_reads_the_settlement_as_a_loss(ux_server: str, chromium: Any) -> None:
+def test_a_loser_reads_the_settlement_as_a_loss(ux_server: str, browser: Any) -> None:
     """U8: the seat that pays sees its payment as −14 in red and the reason as the
     winner's win (a finished game fed through the table's socket: seat 0 lost)."""
     import json
@@ -462,7 +449,7 @@ def test_a_loser_reads_the_settlement_as_a_loss(ux_server: str, chromium: Any) -
         for a, b, n, r in sess.payments()
     ]
     table_id = 4242
-    context = chromium.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     try:
         page.goto(ux_server + "/")

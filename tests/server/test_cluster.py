@@ -98,19 +98,15 @@ class Cluster:
             for _ in games
         ]
 
-        async def sit_and_play(player: Player, game: str, deadline: float) -> None:
-            # a table is dealt once its person is here, and a seat left empty for the
-            # grace is given up: each player makes its table just before it sits down
-            port, cookie = self.proxy.port, self.cookie
-            player.table_id = await asyncio.to_thread(new_table, port, cookie, game)
-            await player.play(deadline)
+        # every table made first (spread over the processes by the proxy; the harness
+        # holds a waiting seat for its person: seat_hold_seconds), so that whatever
+        # ``during`` does meets tables in play on every process
+        for player, game in zip(players, games, strict=True):
+            player.table_id = new_table(self.proxy.port, self.cookie, game)
 
         async def main() -> None:
             deadline = time.monotonic() + float(os.environ.get("PLAY_S", "180"))
-            tasks = [
-                asyncio.create_task(sit_and_play(p, g, deadline))
-                for p, g in zip(players, games, strict=True)
-            ]
+            tasks = [asyncio.create_task(p.play(deadline)) for p in players]
             if during is not None:
                 await asyncio.sleep(1.5)
                 await asyncio.to_thread(during)
