@@ -5,6 +5,7 @@
 import { api, getMe, TableSocket } from "./api.js";
 import { gameModule } from "./games.js";
 import { errorText, payReason, presetName, t } from "./i18n.js";
+import { motion, motionControls } from "./motion.js";
 import { seatNamer } from "./names.js";
 import { rulesBox, rulesCatalogue } from "./rules.js";
 import { sound, soundControls } from "./sound.js";
@@ -239,6 +240,7 @@ export async function tablePage(root, tableId, invite, me) {
     rulesBox(table, rules, "rules-in-force"),
     h("span.conn", { "data-testid": "conn" }, t("table.connecting")),
     soundControls(),
+    motionControls(),
     table.private && table.invite
       ? h("button.small", { type: "button", onclick: copyLink }, t("table.invite"))
       : !table.private
@@ -568,6 +570,7 @@ export async function tablePage(root, tableId, invite, me) {
   // updates the server still holds, into the log only (U11); when they stop coming it
   // asks for a snapshot, which draws the board with the timers as they are now.
   let catchingUp = !saved.length;
+  let dealtAt = -1; // the version of the deal caught up on, while it is the last update
   let quiet = 0;
   const caughtUpSoon = () => {
     clearTimeout(quiet);
@@ -615,15 +618,25 @@ export async function tablePage(root, tableId, invite, me) {
           });
           st.deadlineAt = msg.prompt ? Date.now() + msg.prompt.remaining_ms : 0;
           if (msg.seats) st.seats = msg.seats;
-          if (msg.view && !saved.length) {
+          // The deal is dealt before the player's eyes (and heard) when nothing happened
+          // since: a table whose past this tab just caught up on up to its deal, or one
+          // seen for the first time in this tab.
+          const fresh = !saved.length;
+          const justDealt = msg.view && (fresh || dealtAt === msg.version);
+          dealtAt = -1;
+          if (msg.view && fresh) {
             // A table seen for the first time in this tab: how the game began.
             addLine(t("table.game_no", { n: msg.game_no }), "game_no");
             for (const line of mod.intro(msg.view, name)) addLine(line, "intro");
             persist();
-            sound.update(game, [{ type: "deal" }], msg.view); // and sounds its deal
           }
           setTimers(msg);
+          motion.capture(boardWrap);
           render();
+          if (justDealt) {
+            motion.update(game, boardWrap, [{ type: "deal" }], msg.view, st.seat);
+            sound.update(game, [{ type: "deal" }], msg.view);
+          }
           showResult();
           break;
         }
@@ -660,6 +673,7 @@ export async function tablePage(root, tableId, invite, me) {
             // the past, into the log only: no toast, caption or settlement for it
             if (msg.timeout === st.seat && st.seat !== null) checkTimeout(before, msg, true);
             logEvents(msg.events || []);
+            dealtAt = (msg.events || []).some((e) => e.type === "deal") ? msg.version : -1;
             caughtUpSoon();
             break;
           }
@@ -667,8 +681,11 @@ export async function tablePage(root, tableId, invite, me) {
           logEvents(msg.events || []);
           captions.push((msg.events || []).flatMap((e) => mod.captions(e, name)));
           setTimers(msg);
+          motion.capture(boardWrap); // where the cards were …
           render();
-          sound.update(game, msg.events || [], msg.view); // on top, after the board is drawn
+          // … and, on top of the board as drawn, where they went and what they sound like
+          motion.update(game, boardWrap, msg.events || [], msg.view, st.seat);
+          sound.update(game, msg.events || [], msg.view);
           if (msg.result) {
             showResult();
             getMe(true);
@@ -716,6 +733,7 @@ export async function tablePage(root, tableId, invite, me) {
       timers.stop();
       captions.stop();
       sound.stopAll();
+      motion.finishAll();
       clearTimeout(quiet);
       sock.close();
       board.destroy();
