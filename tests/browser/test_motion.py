@@ -148,6 +148,26 @@ def frame_strip(page: Any) -> list[Path]:
     return paths
 
 
+#: Call the motion layer with a 흔들기 and then a 폭탄 of three cards on the board: how
+#: many cards each shows, what it added to the hook's count, and the flights in the air.
+SHOW_CARDS = """async () => {
+  const { motion } = await import('/static/js/motion.js');
+  const root = document.querySelector('.board-wrap');
+  const codes = [...root.querySelectorAll('.board .card[data-code]')]
+    .map((c) => c.dataset.code).filter((c) => c !== 'back').slice(0, 3);
+  const out = {};
+  for (const type of ['shake', 'bomb']) {
+    const before = window.__madangMotion.started[type] || 0;
+    motion.capture(root);
+    const view = { dealer: 0 };
+    motion.update('matgo', root, [{ type, seat: 0, month: 1, cards: codes }], view, 0);
+    out[type] = [document.querySelectorAll('.motion-show .card').length,
+                 window.__madangMotion.started[type] - before, window.__madangMotion.running];
+  }
+  return out;
+}"""
+
+
 def test_matgo_deal_and_play_with_motion(motion_server: str, chromium: Any) -> None:
     """The deal flies 4-5-5 twice from the pile (a frame strip of it); a click on a hand
     card while the deal is in the air sends the move at once; a whole game by clicking
@@ -209,10 +229,18 @@ def test_matgo_deal_and_play_with_motion(motion_server: str, chromium: Any) -> N
         got = motion_hook(page)
         assert Counter(got["started"]) == want, (got["started"], dict(want))
         assert want["deal"] == 1 and want["play"] >= 5 and want["flip"] >= 5
-        assert want["capture"] >= 1
+        assert want["capture"] >= 1 and want["ppeok"] >= 1  # the first card makes a 뻑
         assert got["duration"]["play"] == round(FLIGHT * 1.6)  # through the floor, at 1×
         page.wait_for_function("() => window.__madangMotion.running === 0", timeout=5_000)
         assert page.locator(".motion-layer .motion-ghost").count() == 0
+        # a 흔들기 shows its three cards over the centre, a 폭탄 shows them and flies them
+        # (the layer called as the table calls it, on the board as it stands)
+        page.click("#btn-close")  # the settlement sheet closed: the board under it
+        shown = page.evaluate(SHOW_CARDS)
+        assert shown["shake"] == [3, 1, 1] and shown["bomb"][0] == 3, shown
+        assert shown["bomb"][1] == 1 and shown["bomb"][2] >= 3, shown
+        freeze_at(page, 400)
+        shot(page, "motion_bomb_shown_desktop")
         scan_korean(page, "motion matgo settlement")
         assert not errors, errors
     finally:
