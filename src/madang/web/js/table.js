@@ -694,6 +694,7 @@ export async function tablePage(root, tableId, invite, me) {
         }
         case "seats":
           st.seats = msg.seats;
+          motion.finishAll(); // the board is drawn anew: what flew lands at once
           render();
           break;
         case "closed": {
