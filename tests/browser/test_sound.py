@@ -111,34 +111,51 @@ class Stream:
         if msg.get("type") in ("welcome", "snapshot", "update"):
             self.frames.append(msg)
 
-    def expected(self, game: str, first_load: bool = True) -> Counter[str]:
-        """The sounds the table must have asked for: each applied update's but the past
-        that a new tab replays into its log (up to the first welcome's version), and the
-        deal of the game the tab found, once (a table first seen in the tab sounds its
-        deal: at its first snapshot with a view, unless a live deal came first)."""
-        want: Counter[str] = Counter()
+    def applied(
+        self, first_load: bool = True
+    ) -> Iterator[tuple[list[dict[str, Any]], dict[str, Any] | None]]:
+        """The events the table plays out, with their views, as the client applies them.
+
+        A new tab (``first_load``) first catches up on the past: the updates up to the
+        version its first welcome names go into the log only. The snapshot that ends the
+        catch-up deals (a deal event) when there was no past, or when the last update
+        caught up on was the deal itself. An update after that version is news: played,
+        and the catch-up is over (its snapshot deals nothing). Then each update that
+        follows the last version."""
         version = None
-        past = None  # the version up to which the updates are the past
-        dealt = not first_load
+        past_to: int | None = None
+        catching = first_load
+        last_past: dict[str, Any] | None = None
         for msg in self.frames:
             if msg["type"] == "welcome":
-                if past is None and first_load:
-                    past = msg.get("version") or 0
+                if past_to is None:
+                    past_to = msg.get("version") or 0
                 continue
             if msg["type"] == "snapshot":
-                past = 0
+                if catching and msg.get("view"):
+                    dealt = last_past is None or (
+                        last_past["version"] == msg["version"]
+                        and any(e["type"] == "deal" for e in last_past.get("events") or [])
+                    )
+                    if dealt:
+                        yield [{"type": "deal"}], msg["view"]
+                catching = False
                 version = msg["version"]
-                if not dealt and msg.get("view"):
-                    dealt = True
-                    want.update(cues(game, [{"type": "deal"}], msg["view"]))
-            elif version is None or msg["version"] == version + 1:
+                continue
+            if catching and past_to is not None and msg["version"] <= past_to:
+                last_past = msg  # the past: into the log only
+                continue
+            catching = False
+            if version is None or msg["version"] == version + 1:
                 version = msg["version"]
-                if past and msg["version"] <= past:
-                    continue  # replayed into the log only
-                past = 0
-                events = msg.get("events") or []
-                dealt = dealt or any(e.get("type") == "deal" for e in events)
-                want.update(cues(game, events, msg.get("view")))
+                yield msg.get("events") or [], msg.get("view")
+
+    def expected(self, game: str, first_load: bool = True) -> Counter[str]:
+        """The sounds the table must have asked for: those of what it plays out
+        (:meth:`applied`)."""
+        want: Counter[str] = Counter()
+        for events, view in self.applied(first_load):
+            want.update(cues(game, events, view))
         return want
 
     def events(self) -> list[dict[str, Any]]:
@@ -354,6 +371,7 @@ def test_matgo_by_clicking_with_sound(sound_server: str, browser: Any, axe: Axe)
         axe.check(page, "matgo table with sound controls")
         phone_shot(page, "sound_controls_phone")
         assert not errors, errors
+        axe.finish()
     finally:
         ctx.close()
         watch_ctx.close()

@@ -20,6 +20,32 @@ function meldEl(m) {
   return row;
 }
 
+/** Stacks of two tiles in the whole wall (104 tiles), and on each of its four sides. */
+const WALL_STACKS = 52;
+const SIDE = WALL_STACKS / 4;
+
+/**
+ * The wall around the centre of the table, as the view counts it (`wall_count`): 52
+ * stacks of two tile backs, 13 a side, of which those already dealt or drawn are gone;
+ * the next stack to be drawn from is marked `.next`. The view gives the count only (the
+ * break and its dice stay on the server), so the wall is drawn from its first stack on.
+ */
+function wallEl(n) {
+  const left = Math.min(WALL_STACKS, Math.ceil(Math.max(0, n) / 2));
+  const gone = WALL_STACKS - left;
+  const sides = ["top", "right", "bottom", "left"].map((k) => h(`div.wall-side.${k}`));
+  for (let i = 0; i < WALL_STACKS; i++) {
+    const cls = i < gone ? ".gone" : i === gone ? ".next" : "";
+    const half = i === gone && n % 2 ? ".half" : "";
+    sides[Math.floor(i / SIDE)].append(h(`div.wall-stack${cls}${half}`));
+  }
+  return h(
+    "div.mj-wall",
+    { "data-testid": "mj-wall", dataset: { count: n }, "aria-hidden": "true" },
+    sides,
+  );
+}
+
 /** A mahjong move string in words ("discard 6z bulleo" -> "발 버리고 불러"). */
 export function describeMahjongMove(move) {
   const words = (move || "").split(" ");
@@ -197,6 +223,13 @@ export function createMahjongBoard(root, ctx) {
         h(
           "div.mj-centre",
           {},
+          wallEl(v.wall_count),
+          h(
+            "div.round-wind",
+            { "data-testid": "round-wind", title: t("mahjong.round_wind") },
+            h("span.rw-label", {}, t("mahjong.round_wind")),
+            h("span.rw-glyph", {}, windName(v.round_wind)),
+          ),
           h(
             "div.round",
             { "data-testid": "mj-round" },

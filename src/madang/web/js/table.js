@@ -5,6 +5,7 @@
 import { api, getMe, TableSocket } from "./api.js";
 import { gameModule } from "./games.js";
 import { errorText, payReason, presetName, t } from "./i18n.js";
+import { motion, motionControls } from "./motion.js";
 import { seatNamer } from "./names.js";
 import { rulesBox, rulesCatalogue } from "./rules.js";
 import { sound, soundControls } from "./sound.js";
@@ -239,6 +240,7 @@ export async function tablePage(root, tableId, invite, me) {
     rulesBox(table, rules, "rules-in-force"),
     h("span.conn", { "data-testid": "conn" }, t("table.connecting")),
     soundControls(),
+    motionControls(),
     table.private && table.invite
       ? h("button.small", { type: "button", onclick: copyLink }, t("table.invite"))
       : !table.private
@@ -568,12 +570,10 @@ export async function tablePage(root, tableId, invite, me) {
   // updates the server still holds, into the log only (U11): those up to the version the
   // welcome names (later ones are news, played as they come); then it asks for a
   // snapshot, which draws the board with the timers as they are now (also when the
-  // updates stop coming short of that version). Such a tab sounds the deal of the game
-  // it finds, once, as a table seen for the first time.
-  const freshTab = !saved.length;
-  let catchingUp = freshTab;
+  // updates stop coming short of that version).
+  let catchingUp = !saved.length;
   let catchUpTo = 0;
-  let dealSounded = !freshTab;
+  let dealtAt = -1; // the version of the deal caught up on, while it is the last update
   let quiet = 0;
   const caughtUp = () => {
     clearTimeout(quiet);
@@ -627,16 +627,23 @@ export async function tablePage(root, tableId, invite, me) {
           });
           st.deadlineAt = msg.prompt ? Date.now() + msg.prompt.remaining_ms : 0;
           if (msg.seats) st.seats = msg.seats;
-          if (msg.view && !saved.length) {
+          // The deal is dealt before the player's eyes (and heard) when nothing happened
+          // since: a table whose past this tab just caught up on up to its deal, or one
+          // seen for the first time in this tab.
+          const fresh = !saved.length;
+          const justDealt = msg.view && (fresh || dealtAt === msg.version);
+          dealtAt = -1;
+          if (msg.view && fresh) {
             // A table seen for the first time in this tab: how the game began.
             addLine(t("table.game_no", { n: msg.game_no }), "game_no");
             for (const line of mod.intro(msg.view, name)) addLine(line, "intro");
             persist();
           }
           setTimers(msg);
+          motion.capture(boardWrap);
           render();
-          if (msg.view && !dealSounded) {
-            dealSounded = true; // the game this tab found: its deal, once
+          if (justDealt) {
+            motion.update(game, boardWrap, [{ type: "deal" }], msg.view, st.seat);
             sound.update(game, [{ type: "deal" }], msg.view);
           }
           showResult();
@@ -675,18 +682,21 @@ export async function tablePage(root, tableId, invite, me) {
             // the past, into the log only: no toast, caption, sound or settlement for it
             if (msg.timeout === st.seat && st.seat !== null) checkTimeout(before, msg, true);
             logEvents(msg.events || []);
+            dealtAt = (msg.events || []).some((e) => e.type === "deal") ? msg.version : -1;
             if (msg.version >= catchUpTo) caughtUp();
             else caughtUpSoon();
             break;
           }
           if (catchingUp) caughtUp(); // news: the past is all in
-          if ((msg.events || []).some((e) => e.type === "deal")) dealSounded = true;
           checkTimeout(before, msg);
           logEvents(msg.events || []);
           captions.push((msg.events || []).flatMap((e) => mod.captions(e, name)));
           setTimers(msg);
+          motion.capture(boardWrap); // where the cards were …
           render();
-          sound.update(game, msg.events || [], msg.view); // on top, after the board is drawn
+          // … and, on top of the board as drawn, where they went and what they sound like
+          motion.update(game, boardWrap, msg.events || [], msg.view, st.seat);
+          sound.update(game, msg.events || [], msg.view);
           if (msg.result) {
             showResult();
             getMe(true);
@@ -695,6 +705,7 @@ export async function tablePage(root, tableId, invite, me) {
         }
         case "seats":
           st.seats = msg.seats;
+          motion.finishAll(); // the board is drawn anew: what flew lands at once
           render();
           break;
         case "closed": {
@@ -734,6 +745,7 @@ export async function tablePage(root, tableId, invite, me) {
       timers.stop();
       captions.stop();
       sound.stopAll();
+      motion.finishAll();
       clearTimeout(quiet);
       sock.close();
       board.destroy();
