@@ -77,13 +77,15 @@ def _serve(
     turn_seconds: int = 120,
     bot_delay: float = 0.0,
     claim_seconds: float = 1.0,
+    claim_decision_seconds: float | None = None,
 ) -> Iterator[str]:
     port = _free_port()
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", str(data),
          "--bot-delay", str(bot_delay), "--turn-seconds", str(turn_seconds),
-         "--deal-seed", str(deal_seed), "--claim-seconds", str(claim_seconds)],
+         "--deal-seed", str(deal_seed), "--claim-seconds", str(claim_seconds),
+         "--claim-decision-seconds", str(claim_decision_seconds or claim_seconds)],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
