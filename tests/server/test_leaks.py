@@ -148,7 +148,10 @@ async def run_games(game: str, games: int, seed: int) -> tuple[int, int, int, in
     migrate(eng)
     seats = SEATS_OF[game]
     users = [store.create_user(eng, f"user{i}", None) for i in range(seats)]
-    config = ServerConfig(bot_delay=0.0, next_game_seconds=30.0, claim_seconds=CLAIM_SECONDS)
+    config = ServerConfig(
+        bot_delay=0.0, next_game_seconds=30.0, claim_seconds=CLAIM_SECONDS,
+        claim_decision_seconds=1.0,
+    )  # fmt: skip
     room = Room(
         table_id=store.create_table(
             eng,
