@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -17,14 +19,21 @@ import pytest
 from scipy.stats import ks_2samp
 from starlette.testclient import TestClient
 
+from madang.server import pauses as pauses_module
 from madang.server.config import ServerConfig
 from madang.server.db import make_engine
 from madang.server.room import Kind, Room, Seat
 
-from .conftest import recv_until, register
+from .conftest import recv_until, register, use_session
 from .test_ws import hello, new_table
 
 BOTS = [{"kind": "bot", "level": "normal"}] * 3
+
+
+@pytest.fixture(autouse=True)
+def own_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's decoys come from its own tables' pauses, not the process's earlier ones."""
+    monkeypatch.setattr(pauses_module, "_SHARED", deque(maxlen=pauses_module.POOL))
 
 
 def mahjong_table(c: TestClient, bots: list[dict[str, Any]] = BOTS) -> int:
@@ -209,3 +218,57 @@ def test_a_declared_hand_wins_on_timeout_and_discards_by_itself(
     assert len(timeouts) == 1  # the person's time ran out once: on the winning tile …
     (win,) = m["view"]["result"]["winners"]
     assert win["seat"] == 0 and win["by"] == "ron" and "bulleo" in win["flags"]  # … to 쏘아
+
+
+def test_a_spectator_of_two_people_sees_decoys_as_long_as_their_windows(
+    make_client: Callable[..., TestClient],
+) -> None:
+    # Two people (who never answer: their time runs out, so a window that asks one of
+    # them lasts the decision time) and two bots; a spectator times every offer. The
+    # offers that asked no person last as long as those that did (decoys), not the
+    # uniform 0.02 s.
+    c = make_client(
+        claim_seconds=0.02, claim_decision_seconds=0.2, turn_seconds=0.05, grace_seconds=60
+    )
+    register(c, "other1")
+    other = c.cookies.get("madang_session") or ""
+    c.cookies.clear()
+    register(c, "host1")
+    host = c.cookies.get("madang_session") or ""
+    seats = [{"kind": "human"}, {"kind": "human"}, *BOTS[:2]]
+    tid = new_table(c, {"game": "mahjong", "stake": 1, "seats": seats})
+    use_session(c, other)
+    assert c.post(f"/api/tables/{tid}/join", json={"stake": 1}).status_code == 200
+    room: Room = c.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
+    pauses: list[float] = []
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws_other:
+        hello(ws_other)
+        use_session(c, host)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws_host:
+            hello(ws_host)
+            register(c, "watcher")
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                m = hello(ws)
+                offered: float | None = None
+                while len(pauses) < 30 and m.get("result") is None:
+                    m = recv_until(ws, "update")
+                    now = time.monotonic()
+                    if offered is not None:
+                        pauses.append(now - offered)
+                        offered = None
+                    if any(e["type"] in ("discard", "kakan") for e in m["events"]):
+                        offered = now
+                moves = room.session.record()["moves"]  # type: ignore[union-attr]
+    asked: list[bool] = []  # per offer, in order: whether a person answered in its window
+    for mv in moves:
+        seat, verb = int(mv.split()[0]), mv.split()[1]
+        if verb in ("discard", "kakan"):
+            asked.append(False)
+        elif verb in ("pass", "pon", "kan", "ron") and seat in (0, 1):
+            asked[-1] = True
+    with_person = [p for p, a in zip(pauses, asked, strict=False) if a]
+    without = [p for p, a in zip(pauses, asked, strict=False) if not a]
+    assert with_person and len(without) > 8, (asked, pauses)
+    assert min(pauses) > 0.01  # the uniform pause, as a client measures it
+    assert statistics.median(without) > 0.15  # decoys, not the 0.02 s uniform pause
+    assert abs(statistics.median(without) - statistics.median(with_person)) < 0.1
