@@ -77,13 +77,15 @@ def _serve(
     turn_seconds: int = 120,
     bot_delay: float = 0.0,
     claim_seconds: float = 1.0,
+    claim_decision_seconds: float | None = None,
 ) -> Iterator[str]:
     port = _free_port()
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", str(data),
          "--bot-delay", str(bot_delay), "--turn-seconds", str(turn_seconds),
-         "--deal-seed", str(deal_seed), "--claim-seconds", str(claim_seconds)],
+         "--deal-seed", str(deal_seed), "--claim-seconds", str(claim_seconds),
+         "--claim-decision-seconds", str(claim_decision_seconds or claim_seconds)],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
@@ -115,7 +117,13 @@ def _serve(
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real ``madang serve`` (SQLite in a temp folder) on a free port; yields its URL.
     Its tables deal from fixed seeds (those of the app tests: every one starts live)."""
-    yield from _serve(tmp_path_factory.mktemp("data"), DEAL_SEED)
+    yield from _serve(
+        tmp_path_factory.mktemp("data"), DEAL_SEED, claim_decision_seconds=CLAIM_DECISION
+    )
+
+
+CLAIM_DECISION = 8.0
+"""The main server's time for a person to decide a claim (``claim_decision_seconds``)."""
 
 
 @pytest.fixture(scope="module")
@@ -394,14 +402,25 @@ def play_matgo(page: Any) -> dict[str, Any]:
     raise AssertionError("the Matgo game did not end within 200 decisions")
 
 
-def play_mahjong(page: Any) -> None:
+def play_mahjong(page: Any, decision: float | None = None) -> list[int]:
+    """Play a mahjong hand by clicking; ``decision``: the server's claim decision time,
+    which every claim prompt must count down (the seconds each showed are returned)."""
     turn = 0
+    shown: list[int] = []
     for _ in range(400):
         st = wait_turn(page, 60_000)
         if st["over"]:
-            return
+            return shown
         version, q = st["version"], st["question"]
         buttons = page.locator(".prompt button.choice")
+        if q == "claim" and decision is not None:
+            # the prompt counts down the decision time (8 s), not the 1 s pause (U3)
+            page.wait_for_function(
+                "() => /\\d/.test(document.querySelector('.timer.on .timer-s')?.textContent)"
+            )
+            secs = int(re.sub(r"\D", "", page.inner_text(".timer.on .timer-s")))
+            assert decision - 2 <= secs <= decision, secs
+            shown.append(secs)
         if q == "claim":
             # 쏘아 when offered, else pass (keys: the button's number).
             moves = [buttons.nth(i).get_attribute("data-move") for i in range(buttons.count())]
@@ -536,7 +555,8 @@ def test_register_play_matgo_and_mahjong(server: str, browser: Any, axe: Axe) ->
         assert page.locator("[data-testid^=mj-score-]").count() == 4
         assert "1국" in page.inner_text("[data-testid=mj-round]")
         axe.check(page, "mahjong table")
-        play_mahjong(page)
+        shown = play_mahjong(page, CLAIM_DECISION)
+        print("claim prompts counted down from", shown)
         assert page.locator("[data-testid=settlement]").is_visible()
         scan_korean(page, "mahjong settlement")
         check_mahjong_settlement(page)

@@ -120,7 +120,8 @@ class Node:
         args += ["--node-id", self.name, "--data", str(self.folder)]
         args += ["--metrics-port", str(self.metrics_port)]
         args += ["--bot-delay", str(o.pop("bot_delay")), "--claim-seconds"]
-        args += [str(o.pop("claim_seconds")), "--turn-seconds", str(o.pop("turn_seconds"))]
+        args += [str(o["claim_seconds"]), "--turn-seconds", str(o.pop("turn_seconds"))]
+        args += ["--claim-decision-seconds", str(o.pop("claim_seconds"))]
         args += ["--tables-per-user", "1000", "--guest-limit", "100000/hour"]
         # as docs/deploy.md: HAProxy (on 127.0.0.1) names each client (PROXY protocol)
         args += ["--forwarded-allow-ips", "127.0.0.1", "--proxy-protocol"]

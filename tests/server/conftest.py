@@ -64,6 +64,7 @@ def test_config(db_url: str, **overrides: Any) -> ServerConfig:
         "bot_budget_s": 0.01,
         "next_game_seconds": 30.0,
         "claim_seconds": 0.02,
+        "claim_decision_seconds": 0.02,
     }
     base.update(overrides)
     return ServerConfig(**base)

@@ -119,12 +119,13 @@ def test_a_mahjong_timeout_discards_the_bots_tile_not_the_drawn_one(
 def test_a_timeout_never_calls_go_wins_claims_or_declares() -> None:
     """Whatever the bot would answer (here the random one, which tries everything), a
     timeout keeps the default answer at 고/스톱, 총통 and a mahjong claim window, and on a
-    mahjong turn only discards (no win, kan or 엎어/불러); elsewhere it is the bot's."""
+    mahjong turn only discards (no win, kan or 엎어/불러) — but for a declared 엎어/불러
+    hand, whose time runs out to its win; elsewhere it is the bot's."""
     from madang.server.games import BotPlayer
 
     rng = random.Random(3)
     seen: set[str] = set()
-    not_default = 0
+    not_default = declared_wins = 0
     for seed in range(30):
         for game in ("matgo", "mahjong"):
             s = make_session(game, "default", seed)
@@ -136,16 +137,21 @@ def test_a_timeout_never_calls_go_wins_claims_or_declares() -> None:
                 q = s.question(seat)
                 move = s.timeout_move(seat, bot, rng)
                 assert move in s.legal(seat)
-                if q in ("go_stop", "chongtong", "claim", "rob"):
+                wins = [a for a in s.legal(seat) if a in ("ron", "tsumo")]
+                if game == "mahjong" and s.match.hand.declared[seat] and wins:  # type: ignore[attr-defined]
+                    assert move == wins[0]  # a declared hand's time runs out to its win
+                    declared_wins += 1
+                elif q in ("go_stop", "chongtong", "claim", "rob"):
                     assert move == s.default_move(seat), (game, q, move)
                     seen.add(q)
                 elif move != s.default_move(seat):
                     not_default += 1
-                if game == "mahjong":
+                if game == "mahjong" and move not in wins:
                     assert move.split()[0] in ("discard", "pass") and len(move.split()) <= 2, move
                 s.step(seat, rng.choice(s.legal(seat)))
     assert {"go_stop", "claim"} <= seen
     assert not_default > 100
+    assert declared_wins > 0
 
 
 def test_a_failing_bot_gives_the_default_answer(

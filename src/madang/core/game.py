@@ -168,6 +168,12 @@ class Session(ABC):
         a timeout must not decide (Matgo's 고, a mahjong win or claim)."""
         return self.bot_move(seat, bot, rng)
 
+    def auto_move(self, seat: int) -> str | None:
+        """The move ``seat`` makes by itself now, with nothing left to decide (a declared
+        mahjong hand discarding a drawn tile it cannot win on), else None. The room plays
+        it for a person after a short pause, as a portal does."""
+        return None
+
     @abstractmethod
     def start_events(self) -> list[Any]:
         """The raw events of the deal of the current game."""

@@ -125,16 +125,37 @@ class MahjongSession(Session):
         return self._bot_choice(seat, bot, rng, list(legal_actions(self.match.hand, seat)), strict)
 
     def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
-        """Never a win, a claim, a kan or a declaration (the rules' defaults): in a claim
-        window ``pass``; on the seat's turn the plain discard the bot picks."""
+        """Never a claim, a kan or a declaration (the rules' defaults), and no win but a
+        declared hand's: a seat under 엎어/불러 answers 쏘아 on its winning tile (올라 on
+        its turn), since its hand cannot change (``docs/rules/mahjong.md``, Timeouts).
+        Otherwise in a claim window ``pass``; on the seat's turn the plain discard the
+        bot picks."""
         from madang.mahjong.engine import legal_actions
         from madang.mahjong.state import PHASE_DISCARD
 
         st = self.match.hand
+        if st.declared[seat]:
+            wins = [a for a in legal_actions(st, seat) if a.verb in ("ron", "tsumo")]
+            if wins:
+                return str(wins[0])
         if st.phase != PHASE_DISCARD:
             return self.default_move(seat)
         discards = [a for a in legal_actions(st, seat) if a.verb == "discard" and not a.declare]
         return self._bot_choice(seat, bot, rng, discards, False)
+
+    def auto_move(self, seat: int) -> str | None:
+        """A declared (엎어/불러) hand on its turn that cannot win on its drawn tile
+        discards it: its only legal move."""
+        from madang.mahjong.engine import legal_actions
+        from madang.mahjong.state import PHASE_DISCARD
+
+        st = self.match.hand
+        if st.over or st.phase != PHASE_DISCARD or seat not in st.pending:
+            return None
+        if not st.declared[seat]:
+            return None
+        legal = legal_actions(st, seat)
+        return str(legal[0]) if len(legal) == 1 and legal[0].verb == "discard" else None
 
     def _bot_choice(
         self, seat: int, bot: BotSeat, rng: random.Random, legal: list[Any], strict: bool

@@ -110,8 +110,14 @@ def register_cli(sub: Any) -> None:
     sec.add_argument(
         "--claim-seconds",
         type=float,
-        default=2.5,
-        help="mahjong: the pause after every discard (time to claim)",
+        default=0.6,
+        help="mahjong: the uniform pause after every discard",
+    )
+    sec.add_argument(
+        "--claim-decision-seconds",
+        type=float,
+        default=8.0,
+        help="mahjong: a person's time to decide a claim (the table waits for it)",
     )
     p.set_defaults(handler=serve)
 
@@ -177,6 +183,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
         ws_per_address=args.ws_per_address,
         ws_idle_s=args.ws_idle,
         claim_seconds=args.claim_seconds,
+        claim_decision_seconds=args.claim_decision_seconds,
         redis_url=args.redis_url,
         node_id=args.node_id,
         metrics_port=args.metrics_port,

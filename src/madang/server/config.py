@@ -116,9 +116,20 @@ class ServerConfig:
     """A table WebSocket that sends no message for this long is closed (the client pings
     every 25 s); one that sends no ``hello`` within ``ws_hello_s`` too."""
     ws_hello_s: float = 15.0
-    claim_seconds: float = 2.5
-    """Mahjong: the pause after every discard (and 가깡) before play goes on, the same
-    whether or not any seat was asked to claim; asked seats answer within it."""
+    claim_seconds: float = 0.6
+    """Mahjong: the uniform pause after every discard (and 가깡) before play goes on, the
+    same whether or not any seat was asked to claim: no offer is over sooner, and one
+    that asks no person (nobody, or bots only, who answer within it) lasts exactly this
+    long unless it draws a decoy (``docs/server.md``, Claims)."""
+    claim_decision_seconds: float = 8.0
+    """Mahjong: how long a person asked to claim (쏘아, 뽕, 깡) has to decide; the offer,
+    and so the whole table, waits for their answer that long at most."""
+    claim_decoy_rate: float = 1.0
+    """Mahjong, at a table with two or more people: the chance that an offer asking no
+    person lasts a decoy pause, drawn from the lengths of this table's offers that asked
+    a person (1: the pause an observer sees has the same distribution either way; 0: a
+    long pause shows that some person could claim). Tables of one person and bots draw
+    none (``docs/server.md``, Claims)."""
     deal_seed: int | None = None
     """Deal table ``N``'s games from seed ``deal_seed + N`` (reproducible deals, for tests
     and demonstrations; never on a public server). None: an unpredictable seed per table."""

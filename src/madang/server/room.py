@@ -33,6 +33,7 @@ from madang.server.db import run_in_db
 from madang.server.games import BotPlayer, Session, make_session
 from madang.server.journal import journal_of
 from madang.server.metrics import MOVE_SECONDS, MOVES
+from madang.server.pauses import ClaimPauses
 from madang.server.wire import WireError, wire_error
 
 log = logging.getLogger("madang.server")
@@ -280,7 +281,16 @@ class Room:
         self._timer_at = 0.0
         self.closing = False
         self.offer_until: float | None = None
-        """While a move is offered for claims (``Session.offering``): when the pause ends."""
+        """While a move is offered for claims (``Session.offering``): when the pause ends
+        at the latest (sooner when every person asked has answered)."""
+        self.offer_from = 0.0
+        """When the offer began."""
+        self.offer_min = 0.0
+        """When its uniform pause (``claim_seconds``) ends: it is never over sooner."""
+        self.offer_people = False
+        """Whether its window asked a person who decides (the pause waits for them)."""
+        self.pauses = ClaimPauses(config, random.Random(self.seed ^ 0xDEC0))
+        """The decoy pauses of offers that ask no person (``docs/server.md``, Claims)."""
         self.deferred: list[Any] = []
         """The events of the offer's pause that the table sees when it ends."""
         self.held_moves = 0
@@ -328,7 +338,7 @@ class Room:
                 s.bot_control = s.left
         if status == Status.PLAYING and session is not None:
             if offering:
-                self.offer_until = now + self.config.claim_seconds
+                self._open_offer(now)
             self._ask(None)
         elif status == Status.BETWEEN:
             self.next_deadline = now + self.config.next_game_seconds
@@ -722,7 +732,7 @@ class Room:
             # A move offered for claims, or an answer to it: the table sees the offer
             # at once and what follows when the pause ends (docs/server.md, Claims).
             if not offering:
-                self.offer_until = time.monotonic() + self.config.claim_seconds
+                self._open_offer(time.monotonic())
                 self.asked.clear()
             now, later = sess.split_offer(events)
             self.deferred.extend(later)
@@ -766,6 +776,30 @@ class Room:
             self.held_moves += 1
         else:
             MOVES.inc()
+
+    def _open_offer(self, now: float) -> None:
+        """Begin the pause after an offered move (``docs/server.md``, Claims): until every
+        person asked has answered (within ``claim_decision_seconds``), else the uniform
+        pause or a decoy; never shorter than the uniform pause."""
+        assert self.session is not None
+        cfg = self.config
+        self.offer_from = now
+        self.offer_min = now + cfg.claim_seconds
+        self.offer_people = any(
+            not self._controller_is_bot(self.seats[s], now) for s in self.session.window()
+        )
+        if self.offer_people:
+            self.offer_until = now + max(cfg.claim_seconds, cfg.claim_decision_seconds)
+            return
+        people = sum(s.kind == Kind.HUMAN and not s.left for s in self.seats)
+        decoy = self.pauses.decoy(people=people)
+        self.offer_until = self.offer_min if decoy is None else now + decoy
+
+    def _offer_answered(self, now: float) -> None:
+        """Every person asked has answered: the pause ends now, or with the uniform one."""
+        self.offer_people = False
+        self.offer_until = max(self.offer_min, now)
+        self.pauses.asked(self.offer_until - self.offer_from)
 
     async def _end_offer(self) -> None:
         """The pause after an offered move is over: show what followed it."""
@@ -889,9 +923,14 @@ class Room:
         s = self.seats[seat]
         asked_at, deadline = self.asked[seat]
         if s.kind == Kind.BOT or s.left:
+            if self.offer_until is not None:
+                return asked_at  # a claim answer: held till the pause ends, no delay needed
             return min(asked_at + self.config.bot_delay, deadline)
         if s.disconnected_at is not None:
             return min(deadline, s.disconnected_at + self.config.grace_seconds)
+        assert self.session is not None
+        if self.offer_until is None and self.session.auto_move(seat) is not None:
+            return min(asked_at + self.config.bot_delay, deadline)  # a frozen hand plays
         return deadline
 
     def _playing(self) -> bool:
@@ -916,6 +955,8 @@ class Room:
                 if best is None or d < best[0]:
                     best = (d, seat)
             if self.offer_until is not None and best is None:
+                if self.offer_people:
+                    self._offer_answered(now)
                 if now < self.offer_until:
                     self._schedule(self.offer_until)
                     return
@@ -935,6 +976,8 @@ class Room:
                     self._send_seats()
                 move = await self._bot_move(seat)
                 await self._apply(seat, move)
+            elif (auto := self.session.auto_move(seat)) is not None:
+                await self._apply(seat, auto)  # a declared hand discards what it drew
             else:
                 await self._apply(seat, self._timeout_move(seat), timed_out=True)
             steps += 1
