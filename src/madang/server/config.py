@@ -119,6 +119,11 @@ class ServerConfig:
     claim_seconds: float = 2.5
     """Mahjong: the pause after every discard (and 가깡) before play goes on, the same
     whether or not any seat was asked to claim; asked seats answer within it."""
+    entropy_seconds: float = 1.5
+    """Verifiable deals (``docs/fairness.md``): once a game could be dealt, how long it
+    waits for the entropy strings of the people seated who have not sent theirs yet
+    (the browser sends one when it sees the commitment); 0 deals at once with what has
+    arrived."""
     deal_seed: int | None = None
     """Deal table ``N``'s games from seed ``deal_seed + N`` (reproducible deals, for tests
     and demonstrations; never on a public server). None: an unpredictable seed per table."""
