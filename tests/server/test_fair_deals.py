@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import play_out, recv_until, register, use_session
 from tests.server.test_ws import MATGO_VS_BOT, new_table
 
+from madang.cli import main
 from madang.core import fair
 from madang.core.registry import spec
 from madang.server import db
@@ -141,7 +143,7 @@ def test_a_silent_seat_counts_as_the_empty_string_after_the_wait(
 
 
 def test_a_restart_mid_game_keeps_the_commitment_and_deals_the_same_game(
-    make_client: Callable[..., TestClient],
+    make_client: Callable[..., TestClient], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     c = _fair_client(make_client)
     register(c)
@@ -192,6 +194,16 @@ def test_a_restart_mid_game_keeps_the_commitment_and_deals_the_same_game(
     assert last["result"]["fair"]["seed"] == seed_hex
     record = c2.get(f"/api/games/{last['result']['game_id']}").json()["record"]
     fair.verify(record, commitment_seen=commit["commitment"])
+    # `madang verify` checks the record as downloaded, against the commitment seen
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record, ensure_ascii=False))
+    assert main(["verify", str(path), "--json", "--commitment", commit["commitment"]]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and out["commitment"] == commit["commitment"]
+    assert out["checked"] == ["commitment", "deck", "dealer"]
+    path.write_text(json.dumps({**record, "deck": record["deck"][::-1]}))
+    assert main(["verify", str(path)]) == 2
+    assert "the record's deck is not the seed's deal" in capsys.readouterr().err
 
 
 def test_seeded_tables_keep_their_deals(client: TestClient) -> None:

@@ -3,6 +3,7 @@
 // state, the settlement screen and the 다음 판 bar. Game knowledge comes from the game's
 // module (games.js); this page is the same for every game.
 import { api, getMe, TableSocket } from "./api.js";
+import { FairWatch } from "./fairplay.js";
 import { gameModule } from "./games.js";
 import { errorText, payReason, presetName, t } from "./i18n.js";
 import { seatNamer } from "./names.js";
@@ -488,6 +489,7 @@ export async function tablePage(root, tableId, invite, me) {
               ),
             ]
           : h("p", {}, t("table.no_payment")),
+        fairWatch.line(r),
         r.ratings && Object.keys(r.ratings).length
           ? h(
               "p.ratings",
@@ -577,6 +579,7 @@ export async function tablePage(root, tableId, invite, me) {
       sock.resync();
     }, 120);
   };
+  const fairWatch = new FairWatch((m) => sock.send(m)); // verifiable deals
   const sock = new TableSocket(tableId, {
     invite,
     fromStart: catchingUp,
@@ -596,6 +599,7 @@ export async function tablePage(root, tableId, invite, me) {
       switch (msg.type) {
         case "welcome":
           st.seat = msg.seat;
+          fairWatch.seat = msg.seat;
           if (msg.table) {
             st.seats = msg.table.seats;
             st.status = msg.table.status;
@@ -604,6 +608,7 @@ export async function tablePage(root, tableId, invite, me) {
           break;
         case "snapshot": {
           catchingUp = false;
+          fairWatch.seen(msg.fair);
           Object.assign(st, {
             view: msg.view,
             prompt: msg.prompt,
@@ -640,6 +645,7 @@ export async function tablePage(root, tableId, invite, me) {
             nextBar.classList.add("hidden");
             addLine(t("table.game_no", { n: msg.game_no }), "game_no");
           }
+          if (msg.fair) fairWatch.seen(msg.fair); // the deal's: the strings mixed in
           const firstView = !st.view;
           Object.assign(st, {
             view: msg.view,
@@ -678,6 +684,9 @@ export async function tablePage(root, tableId, invite, me) {
         case "seats":
           st.seats = msg.seats;
           render();
+          break;
+        case "fair_commit": // the next deal's commitment, before any card of it
+          fairWatch.seen(msg);
           break;
         case "closed": {
           // a table closed on a failure says which (settlement_failed: nobody paid)
