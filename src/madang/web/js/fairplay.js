@@ -47,21 +47,20 @@ export class FairWatch {
   constructor(send) {
     this.send = send;
     this.seat = null;
-    this.commitments = new Map(); // game_no → the commitment first shown for it
-    this.mine = new Map(); // game_no → the string this page sent
-    this.conflict = new Set(); // game numbers shown two different commitments
+    // game_no → the commitments shown for it (a restart between games commits anew)
+    this.shown = new Map();
+    this.mine = new Map(); // commitment → the string this page sent for its deal
   }
 
   /** A `fair` object of a snapshot or update, or a `fair_commit` message. */
   seen(fair) {
     if (!fair?.binding) return;
     const n = fair.binding.game_no;
-    const known = this.commitments.get(n);
-    if (known === undefined) this.commitments.set(n, fair.commitment);
-    else if (known !== fair.commitment) this.conflict.add(n);
-    if (this.seat === null || this.mine.has(n) || fair.entropy) return; // dealt already
+    if (!this.shown.has(n)) this.shown.set(n, new Set());
+    this.shown.get(n).add(fair.commitment);
+    if (this.seat === null || this.mine.has(fair.commitment) || fair.entropy) return; // dealt
     const entropy = typedEntropy() || randomEntropy();
-    if (this.send({ type: "fair_entropy", entropy })) this.mine.set(n, entropy);
+    if (this.send({ type: "fair_entropy", entropy })) this.mine.set(fair.commitment, entropy);
   }
 
   /** The settlement's line: checking…, then ✓ or ✗ with the reason (and the input for
@@ -97,15 +96,16 @@ export class FairWatch {
     } catch (e) {
       return bad("fair.bad_fetch", String(e.message || e));
     }
-    if (this.conflict.has(f.game_no)) return bad("fair.bad_commitment");
-    const seen = this.commitments.get(f.game_no) ?? null;
+    const shown = this.shown.get(f.game_no);
+    // the commitment this page was shown for this game before its deal (null: none)
+    const seen = shown ? (shown.has(f.commitment) ? f.commitment : [...shown][0]) : null;
     const res = await verifyRecord(record, { commitmentSeen: seen });
     if (!res.ok) return bad(reasonKey(res.reason), res.reason);
     const rf = record.fairness;
     if (JSON.stringify(rf) !== JSON.stringify(f)) {
       return bad("fair.bad_record", "the stored record's fairness is not the one revealed");
     }
-    const mine = this.mine.get(f.game_no);
+    const mine = this.mine.get(f.commitment);
     if (mine !== undefined && rf.entropy[this.seat] !== mine) {
       return bad("fair.bad_entropy", "the string this page sent is not in the record");
     }
