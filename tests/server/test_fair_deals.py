@@ -20,6 +20,7 @@ from tests.server.test_ws import MATGO_VS_BOT, new_table
 
 from madang.cli import main
 from madang.core import fair
+from madang.core.errors import MadangError
 from madang.core.registry import spec
 from madang.server import db
 
@@ -82,6 +83,8 @@ def test_commitment_before_the_first_card_entropy_mixed_in_and_the_seed_verifies
     assert revealed["seed"] == SEED.hex() and revealed["commitment"] == commit["commitment"]
     record = c.get(f"/api/games/{last['result']['game_id']}").json()["record"]
     assert record["fairness"] == revealed
+    frames = c.get(f"/api/games/{last['result']['game_id']}/replay").json()["frames"]
+    assert len(frames) == len(record["moves"]) + 1  # the replay reads the field
     checked = fair.verify(record, commitment_seen=commit["commitment"])
     # the player's string is in the key: without it the same seed deals another game
     rules = record["rules"]
@@ -212,3 +215,35 @@ def test_seeded_tables_keep_their_deals(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         seen = _hello(ws)
     assert all(m["type"] != "fair_commit" for m in seen) and seen[-1]["fair"] is None
+
+
+def test_a_commitment_never_dealt_is_revealed_when_the_table_closes(
+    make_client: Callable[..., TestClient],
+) -> None:
+    c = _fair_client(make_client)
+    register(c)
+    tid = new_table(c)
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        commit = _hello(ws)[-1]["fair"]
+        assert c.post(f"/api/tables/{tid}/leave").status_code == 200  # before the deal
+        reveal = recv_until(ws, "fair_reveal")["fair"]
+        assert recv_until(ws, "closed")["reason"] == "nobody is seated"
+    assert reveal["commitment"] == commit["commitment"] and reveal["entropy"] == ["", ""]
+    binding = fair.Binding(**commit["binding"])
+    assert fair.commitment(bytes.fromhex(reveal["seed"]), binding) == commit["commitment"]
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_a_session_deals_its_game_from_a_key_before_any_move(game: str) -> None:
+    g = spec(game)
+    assert g.fair_deal is not None
+    s = g.session("default", 5)
+    key = bytes(range(32))
+    s.redeal(key)
+    record = s.record()
+    for name, want in g.fair_deal(record["rules"], key, s.game_no).items():
+        assert record[name] == want, name
+    seat = s.pending()[0]
+    s.step(seat, s.legal(seat)[0])
+    with pytest.raises(MadangError):
+        s.redeal(key)
