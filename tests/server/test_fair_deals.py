@@ -233,11 +233,14 @@ def test_a_commitment_never_dealt_is_revealed_when_the_table_closes(
     assert fair.commitment(bytes.fromhex(reveal["seed"]), binding) == commit["commitment"]
 
 
-@pytest.mark.parametrize("game", ["matgo", "mahjong"])
-def test_a_session_deals_its_game_from_a_key_before_any_move(game: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "preset"),
+    [("matgo", "default"), ("matgo", "missions"), ("mahjong", "default"), ("mahjong", "sampan")],
+)
+def test_a_session_deals_its_game_from_a_key_before_any_move(game: str, preset: str) -> None:
     g = spec(game)
     assert g.fair_deal is not None
-    s = g.session("default", 5)
+    s = g.session(preset, 5)
     key = bytes(range(32))
     s.redeal(key)
     record = s.record()
