@@ -406,7 +406,9 @@ def start_game(
                     "status": "playing",
                     "started_at": now(),
                     "record": record,
-                    "fair_seed": fair_seed,
+                    # only when there is one: a seeded game's insert names no column
+                    # that a database before migration 0006 lacks
+                    **({"fair_seed": fair_seed} if fair_seed is not None else {}),
                 },
             ).inserted_primary_key[0]  # type: ignore[index]
         )
