@@ -73,7 +73,7 @@ def _free_port() -> int:
 
 def _serve(
     data: Path,
-    deal_seed: int,
+    deal_seed: int | None,
     turn_seconds: int = 120,
     bot_delay: float = 0.0,
     claim_seconds: float = 1.0,
@@ -84,8 +84,9 @@ def _serve(
     proc = subprocess.Popen(
         [sys.executable, "-m", "madang", "serve", "--port", str(port), "--data", str(data),
          "--bot-delay", str(bot_delay), "--turn-seconds", str(turn_seconds),
-         "--deal-seed", str(deal_seed), "--claim-seconds", str(claim_seconds),
-         "--claim-decision-seconds", str(claim_decision_seconds or claim_seconds)],
+         "--claim-seconds", str(claim_seconds),
+         "--claim-decision-seconds", str(claim_decision_seconds or claim_seconds),
+         *(["--deal-seed", str(deal_seed)] if deal_seed is not None else [])],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

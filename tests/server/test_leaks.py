@@ -6,6 +6,12 @@ that answers its prompts with random legal moves (through the actor's queue, lik
 WebSocket client) and checks every message it is sent against the live game state at
 the moment of sending.
 
+Verifiable deals (``docs/fairness.md``): the tables deal verifiably and every seat
+sends its entropy when it sees a commitment. No message holds a game's secret seed (or
+its deal key, in hex) before that game's result; the result reveals the seed, which
+verifies the game's record; every seat and the spectator are shown the same commitment,
+before the deal.
+
 Claims: after every discard (and 가깡) a seat that was not asked must see the same
 thing whether or not anyone was — the content (a window that asks nobody, no timers,
 no prompt), the grouping (the discard alone in its update) and the timing (nothing
@@ -23,11 +29,12 @@ from typing import Any
 
 import pytest
 
+from madang.core import fair
 from madang.matgo.cards import BIT, CODES
 from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.db import make_engine, migrate
-from madang.server.room import Act, Conn, Kind, Ready, Room, Seat
+from madang.server.room import Act, Conn, Entropy, Kind, Ready, Room, Seat
 
 FORBIDDEN_KEYS = {"deck", "wall", "seed", "pile_order"}
 
@@ -94,6 +101,9 @@ class Checker(Conn):
         self.offers = 0
         self.windows = 0
         self.failures: list[str] = []
+        self.commitments: dict[int, str] = {}
+        """The commitment shown per game number, before that game's deal."""
+        self.verified = 0
 
     def send(self, text: str) -> None:
         # The room actor survives an exception in a message (it logs it), so a failed
@@ -103,9 +113,45 @@ class Checker(Conn):
         except AssertionError as e:
             self.failures.append(f"seat {self.seat}: {e!r}"[:2000])
 
+    def secrets(self) -> list[str]:
+        """The seeds (and deal keys), in hex, that no message may hold now: the next
+        game's, and the current game's until its result."""
+        room = self.room
+        out = []
+        if room.fair_next is not None:
+            out.append(room.fair_next.seed.hex())
+        if room.fair is not None and room.session is not None and not room.session.over:
+            out += [room.fair.seed.hex(), room.fair.key().hex()]
+        return out
+
+    def check_fair(self, msg: dict[str, Any]) -> None:
+        """Commitments before deals, the strings mixed in, the reveal verifies."""
+        if msg["type"] == "fair_commit":
+            n = msg["binding"]["game_no"]
+            assert n not in self.commitments, n
+            self.commitments[n] = msg["commitment"]
+            if self.seat is not None:
+                self.room.submit(Entropy(self, f"seat {self.seat} game {n}"))
+        dealt = msg.get("fair")
+        if msg["type"] == "update" and dealt is not None:  # the deal's update
+            n = dealt["binding"]["game_no"]
+            assert self.commitments.get(n) == dealt["commitment"], n  # shown before
+            assert dealt["entropy"] == [f"seat {s} game {n}" for s in range(len(dealt["entropy"]))]
+        result = msg.get("result")
+        if result is not None and "fair" in result:
+            revealed = result.pop("fair")
+            assert self.commitments.get(revealed["game_no"]) == revealed["commitment"]
+            rec = self.room._record(reveal=True)
+            fair.verify(rec, commitment_seen=revealed["commitment"])
+            assert rec["fairness"] == revealed
+            self.verified += 1
+
     def check(self, text: str) -> None:
+        for secret in self.secrets():
+            assert secret not in text, ("a secret before the result", text[:300])
         msg = json.loads(text)
         self.count += 1
+        self.check_fair(msg)
         keys: set[str] = set()
         strings: list[str] = []
         walk(msg, keys, strings)
@@ -143,7 +189,9 @@ class Checker(Conn):
             self.windows += bool(self.room.session.window())  # type: ignore[union-attr]
 
 
-async def run_games(game: str, games: int, seed: int) -> tuple[int, int, int, int, list[str]]:
+async def run_games(
+    game: str, games: int, seed: int
+) -> tuple[int, int, int, int, list[str], list[Checker]]:
     eng = make_engine("sqlite://")
     migrate(eng)
     seats = SEATS_OF[game]
@@ -175,6 +223,7 @@ async def run_games(game: str, games: int, seed: int) -> tuple[int, int, int, in
         config=config,
         engine=eng,
         seed=seed,
+        fair=True,
     )
     rng = random.Random(seed)
     conns = [Checker(room, s, rng) for s in range(seats)] + [Checker(room, None, rng)]
@@ -192,6 +241,7 @@ async def run_games(game: str, games: int, seed: int) -> tuple[int, int, int, in
         spectator.offers,
         spectator.windows,
         [f for c in conns for f in c.failures],
+        conns,
     )
 
 
@@ -200,9 +250,15 @@ SEATS_OF = {"matgo": 2, "mahjong": 4}
 
 @pytest.mark.parametrize(("game", "games"), [("matgo", 40), ("mahjong", 6)])
 def test_no_message_leaks_hidden_cards(game: str, games: int) -> None:
-    played, messages, offers, windows, failures = asyncio.run(run_games(game, games, seed=11))
+    played, messages, offers, windows, failures, conns = asyncio.run(
+        run_games(game, games, seed=11)
+    )
     assert failures == []
     assert played >= games
+    # every seat and the spectator saw the same commitments, and verified each game
+    assert all(c.commitments == conns[0].commitments for c in conns)
+    assert len(conns[0].commitments) >= played
+    assert all(c.verified >= games for c in conns)
     assert messages > games * 20
     if game == "mahjong":  # both kinds of offer were seen, and looked the same
         assert offers > windows > 0

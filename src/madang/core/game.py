@@ -206,6 +206,15 @@ class Session(ABC):
     def match_scores(self) -> list[int] | None:
         """At the end of a match that has placements (mahjong): the final totals."""
 
+    def redeal(self, key: bytes) -> None:
+        """Deal the current game again from a fairness deal key (``docs/fairness.md``),
+        before any move of it: the deck or wall — and whatever else chance decides of it
+        (Matgo's first 선 in a table's game 1, its mission) — come from the key by the
+        game's ``GameSpec.fair_deal``; the dealer, the carry and the pot stay the
+        match's. A table with verifiable deals calls it after :meth:`next_game` (or the
+        session's creation) and before showing the deal."""
+        raise NotImplementedError(f"{self.game} cannot deal from a fairness key")
+
     def resampled(self, seat: int | None, rng: random.Random) -> Session:
         """A copy of this session in which what ``seat`` (``None``: a spectator) cannot
         see is dealt again at random: the other hands and the unseen stock. The copy

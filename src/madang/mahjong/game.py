@@ -259,6 +259,16 @@ class MahjongSession(Session):
             return True
         return False
 
+    def redeal(self, key: bytes) -> None:
+        from madang.mahjong.fair import fair_hand
+
+        m = self.match
+        if m.hand.history:
+            raise IllegalActionError("the hand has begun: it cannot be dealt again")
+        st = fair_hand(m.rules, key, dealer=m.dealer, round_wind=m.round_wind, pot=m.pot)
+        m.hands[-1] = st
+        m.hand = st
+
     def resampled(self, seat: int | None, rng: random.Random) -> MahjongSession:
         from madang.mahjong.engine import resample_hidden
 

@@ -159,6 +159,17 @@ class MatgoSession(Session):
     def match_scores(self) -> list[int] | None:
         return None
 
+    def redeal(self, key: bytes) -> None:
+        from madang.matgo.fair import fair_first_dealer, fair_game
+
+        m = self.match
+        if m.game.moves:
+            raise IllegalActionError("the game has begun: it cannot be dealt again")
+        if self.game_no == 1:  # a table's first 선 is drawn too (docs/fairness.md)
+            m.dealer, m.first_draws = fair_first_dealer(m.rules, key)
+        m.game = fair_game(m.rules, key, dealer=m.dealer, carry=m.carry)
+        self._version += 1
+
     def resampled(self, seat: int | None, rng: random.Random) -> MatgoSession:
         new = copy.copy(self)
         new.match = self.match.clone()

@@ -48,7 +48,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from madang.server import store
 from madang.server.metrics import FAILOVERS
 from madang.server.resume import ResumeError, rebuild
-from madang.server.room import Act, Attach, Conn, Drop, Hello, Join, Leave, Message, Ready, Room
+from madang.server.room import (
+    Act,
+    Attach,
+    Conn,
+    Drop,
+    Entropy,
+    Hello,
+    Join,
+    Leave,
+    Message,
+    Ready,
+    Room,
+)
 from madang.server.wire import WireError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -204,6 +216,8 @@ class RemoteTable:
                 body.update(op="act", version=version, action=action, ref=ref)
             case Ready():
                 body.update(op="ready")
+            case Entropy(_, entropy):
+                body.update(op="entropy", entropy=entropy)
             case Drop():
                 body.update(op="drop")
                 self.cluster.edges.pop(conn.cid, None)
@@ -544,6 +558,8 @@ class Cluster:
             room.submit(Act(rc, m["version"], m["action"], m["ref"]))
         elif op == "ready":
             room.submit(Ready(rc))
+        elif op == "entropy":
+            room.submit(Entropy(rc, m["entropy"]))
         elif op == "drop":
             self.remotes.pop(key, None)
             room.submit(Drop(rc))

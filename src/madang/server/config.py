@@ -130,6 +130,11 @@ class ServerConfig:
     a person (1: the pause an observer sees has the same distribution either way; 0: a
     long pause shows that some person could claim). Tables of one person and bots draw
     none (``docs/server.md``, Claims)."""
+    entropy_seconds: float = 1.5
+    """Verifiable deals (``docs/fairness.md``): once a game could be dealt, how long it
+    waits for the entropy strings of the people seated who have not sent theirs yet
+    (the browser sends one when it sees the commitment); 0 deals at once with what has
+    arrived."""
     deal_seed: int | None = None
     """Deal table ``N``'s games from seed ``deal_seed + N`` (reproducible deals, for tests
     and demonstrations; never on a public server). None: an unpredictable seed per table."""

@@ -89,6 +89,7 @@ games = sa.Table(
     sa.Column("end_reason", sa.String(40)),
     sa.Column("record", sa.JSON),
     sa.Column("result", sa.JSON),
+    sa.Column("fair_seed", sa.String(64)),  # secret until the game ends (docs/fairness.md)
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("finished_at", sa.DateTime(timezone=True)),
 )

@@ -21,11 +21,12 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from madang.core.errors import MadangError
+from madang.core.errors import FairnessError, MadangError
 from madang.core.registry import spec
 from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
+from madang.server.fairdeal import FairDeal, restored
 from madang.server.games import Session, make_session
 from madang.server.room import Kind, Room, Seat, Status
 from madang.server.rules_catalogue import option_values
@@ -41,15 +42,18 @@ class ResumeError(Exception):
 
 
 def _without_moves(record: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in record.items() if k != "moves"}
+    return {k: v for k, v in record.items() if k not in ("moves", "fairness")}
 
 
-def replay(session: Session, games: list[dict[str, Any]]) -> bool:
+def replay(session: Session, games: list[dict[str, Any]]) -> tuple[bool, FairDeal | None]:
     """Step ``session`` (fresh, from the table's seed) through the table's ``games`` (as
-    :func:`store.unfinished_tables` gives them). Returns whether the last move left an
-    offer open: the move offered for claims and, after it, only answers to its window.
+    :func:`store.unfinished_tables` gives them); a game with verifiable deals is dealt
+    again from its stored seed and the strings its record holds. Returns whether the
+    last move left an offer open (the move offered for claims and, after it, only
+    answers to its window) and the last game's verifiable deal (None: a seeded game).
     A game that does not replay raises :class:`ResumeError`."""
     offer = False
+    fair: FairDeal | None = None
     for i, g in enumerate(games):
         if i:
             session.next_game()
@@ -60,6 +64,15 @@ def replay(session: Session, games: list[dict[str, Any]]) -> bool:
         if session.game_no != g["game_no"]:
             raise ResumeError(f"game {g['id']} is number {g['game_no']}, not {session.game_no}")
         stored = g["record"]
+        fair = None
+        if isinstance(stored, dict) and "fairness" in stored:
+            try:
+                fair = restored(stored, g.get("fair_seed"))
+                session.redeal(fair.key())
+            except FairnessError as e:
+                raise ResumeError(f"game {g['id']}: {e}") from None
+            if fair.binding.game_no != g["game_no"]:
+                raise ResumeError(f"game {g['id']}: its commitment is for another game")
         if not isinstance(stored, dict) or _without_moves(stored) != _without_moves(
             session.record()
         ):
@@ -76,12 +89,16 @@ def replay(session: Session, games: list[dict[str, Any]]) -> bool:
                 raise ResumeError(f"game {g['id']}, move {n} ({m['move']!r}): {e}") from None
             offer = offer or session.offering
         if g["status"] == "finished":
-            if not session.over or session.record() != stored:
+            if not session.over or _without(session.record()) != _without(stored):
                 raise ResumeError(f"game {g['id']}: the journal does not replay its record")
             if offer:
                 session.end_offer()
             offer = False
-    return offer
+    return offer, fair
+
+
+def _without(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k != "fairness"}
 
 
 def rebuild(
@@ -111,7 +128,7 @@ def rebuild(
         ]
         games: list[dict[str, Any]] = plan["games"]
         session = make_session(game, preset, seed, rules) if games else None
-        offering = replay(session, games) if session is not None else False
+        offering, fair = replay(session, games) if session is not None else (False, None)
     except ResumeError:
         raise
     except (MadangError, KeyError, TypeError, ValueError) as e:
@@ -133,6 +150,7 @@ def rebuild(
         engine=engine,
         seed=seed,
         on_close=on_close,
+        fair=(config.deal_seed is None) if not games else fair is not None,
     )
     last = games[-1] if games else None
     finished = [g for g in games if g["status"] == "finished"]
@@ -146,6 +164,8 @@ def rebuild(
     if status == Status.BETWEEN and last is not None and isinstance(last["result"], dict):
         result = {**last["result"], "game_id": last["id"]}
         result.setdefault("match_over", "match_scores" in result)
+        if fair is not None:  # the finished game's seed, revealed as at its end
+            result["fair"] = fair.fairness(reveal=True)
     room.restore(
         session,
         status=status,
@@ -154,6 +174,7 @@ def rebuild(
         games_played=len(finished),
         last_result=result,
         offering=offering,
+        fair=fair,
     )
     return room
 

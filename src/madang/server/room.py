@@ -27,9 +27,11 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from madang.core.errors import MadangError
+from madang.core.registry import spec
 from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
+from madang.server.fairdeal import FairDeal
 from madang.server.games import BotPlayer, Session, make_session
 from madang.server.journal import journal_of
 from madang.server.metrics import MOVE_SECONDS, MOVES
@@ -160,6 +162,14 @@ class Drop:
 
 
 @dataclass(frozen=True, slots=True)
+class Entropy:
+    """A seat's entropy string for the next verifiable deal (checked by the wire)."""
+
+    conn: Conn
+    entropy: str
+
+
+@dataclass(frozen=True, slots=True)
 class Join:
     """Take a seat (answered through :meth:`Room.call`): the seat's index."""
 
@@ -183,7 +193,7 @@ class Attach:
     conn: Conn
 
 
-Message = Tick | Act | Hello | Ready | Drop | Join | Leave | Attach
+Message = Tick | Act | Hello | Ready | Entropy | Drop | Join | Leave | Attach
 Question = Join | Leave | Attach
 """The messages :meth:`Room.call` waits an answer to."""
 
@@ -244,6 +254,7 @@ class Room:
         seed: int | None = None,
         on_close: Callable[[Room], None] | None = None,
         worth: dict[str, Any] | None = None,
+        fair: bool = False,
     ) -> None:
         self.table_id = table_id
         self.game = game
@@ -262,6 +273,14 @@ class Room:
         self.engine = engine
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.rng = random.Random(self.seed ^ 0x5EED)
+        self.fair_deals = fair
+        """Whether the games are dealt verifiably (``docs/fairness.md``): a secret seed
+        per game, committed to before the deal, mixed with the seats' entropy. False for
+        a seeded table (``deal_seed``), whose deals follow from :attr:`seed`."""
+        self.fair: FairDeal | None = None
+        """The verifiable deal of the current (or just finished) game."""
+        self.fair_next: FairDeal | None = None
+        """The next game's: committed to and collecting entropy until it is dealt."""
         self.on_close = on_close
         self.status: Status = Status.WAITING
         self.session: Session | None = None
@@ -315,14 +334,18 @@ class Room:
         games_played: int,
         last_result: dict[str, Any] | None,
         offering: bool,
+        fair: FairDeal | None = None,
     ) -> None:
         """Set up a table rebuilt after a restart (:mod:`madang.server.resume`), before
         :meth:`start`: its session replayed from the journal, the people's seats waiting
         for them to reconnect (the grace runs from now), the timers of the seats asked
         fresh, an offer's pause begun again. The streams start at the clock in
         milliseconds, above every version the table's earlier life sent, so a client's
-        ``hello`` from before gets a snapshot."""
+        ``hello`` from before gets a snapshot. ``fair``: the last game's verifiable deal
+        (its seed from the game's row); a table between games commits to a fresh seed
+        for the next."""
         self.session = session
+        self.fair = fair
         self.status = status
         self.game_id = game_id
         self.moves_stored = moves
@@ -344,6 +367,8 @@ class Room:
             self.next_deadline = now + self.config.next_game_seconds
             if self.last_result is not None:
                 self.last_result["next_deadline"] = self._epoch_ms(self.next_deadline)
+            if session is not None:
+                self._commit_next(session.game_no + 1)
 
     def start(self) -> None:
         """Start the actor task."""
@@ -441,6 +466,11 @@ class Room:
                     conn.send(dumps(WireError("game_over", "no game to wait for").to_message()))
                 else:
                     self.ready.add(conn.seat)
+            case Entropy(conn, entropy):
+                try:
+                    self._entropy(conn, entropy)
+                except WireError as e:
+                    conn.send(dumps(e.to_message()))
             case Drop(conn):
                 self._drop(conn)
             case Join() | Leave() | Attach():
@@ -500,8 +530,14 @@ class Room:
                 await self._close("nobody is seated")
                 return
             await self._save_table()
+        if self.session is None:
+            self._commit_next(1)
         if self._all_seated() and self._everyone_here():
-            await self._start_game()
+            wait = self._entropy_due()
+            if wait is None:
+                await self._start_game()
+            else:
+                self._schedule(wait)
             return
         due = [
             s.disconnected_at + hold
@@ -651,6 +687,12 @@ class Room:
         else:
             self.session.next_game()
         sess = self.session
+        self.fair, self.fair_next = self.fair_next, None
+        if self.fair is not None:
+            if self.fair.binding.game_no != sess.game_no:  # pragma: no cover - a bug
+                raise RuntimeError(f"committed to game {self.fair.binding.game_no}, "
+                                   f"dealing {sess.game_no}")  # fmt: skip
+            sess.redeal(self.fair.key())
         self.status = Status.PLAYING
         self.ready.clear()
         self.last_result = None
@@ -664,7 +706,8 @@ class Room:
             stake=self.stake,
             game_no=sess.game_no,
             players=players,
-            record=sess.record(),
+            record=self._record(),
+            fair_seed=None if self.fair is None else self.fair.seed.hex(),
         )
         self.moves_stored = 0
         self.asked.clear()
@@ -672,6 +715,66 @@ class Room:
         self._broadcast(sess.start_events(), new_game=True)
         if sess.over:  # a redeal or an instant win at the deal
             await self._finish([])
+
+    # ------------------------------------------------------------------ verifiable deals
+
+    def _commit_next(self, game_no: int) -> None:
+        """Draw the secret seed of game ``game_no`` (unless drawn) and send everybody its
+        commitment (``fair_commit``) before anything of that game is dealt; the seats'
+        entropy is taken from now until the deal (``docs/fairness.md``)."""
+        if not self.fair_deals or self.fair_next is not None:
+            return
+        rules = spec(self.game).rules(self.preset, self.rules).to_dict()
+        self.fair_next = FairDeal.draw(
+            self.game, self.table_id, game_no, rules, seats=len(self.seats)
+        )
+        text = dumps(self.fair_next.commit_message())
+        for c in self._all_conns():
+            if c.hello:
+                c.send(text)
+
+    def _entropy(self, conn: Conn, entropy: str) -> None:
+        """A seat's entropy string for the deal committed to: once per game, only before
+        the deal (WireError otherwise: nothing changes)."""
+        if conn.seat is None:
+            raise WireError("not_seated", "only the seats add entropy to a deal")
+        deal = self.fair_next
+        if deal is None:
+            raise WireError("entropy_closed", "no deal is waiting for entropy now")
+        deal.add(conn.seat, entropy)
+        ack = dumps({"type": "fair_ack", "game_no": deal.binding.game_no, "entropy": entropy})
+        for c in self.seats[conn.seat].conns:
+            c.send(ack)
+
+    def _entropy_due(self) -> float | None:
+        """Before a verifiable deal that could be made now: None when it may be made —
+        every person seated sent their entropy, or the wait (``entropy_seconds``, from
+        the first time asked) is over — else when the wait ends."""
+        deal = self.fair_next
+        if deal is None or all(deal.entropy[s.index] is not None for s in self._people()):
+            return None
+        now = time.monotonic()
+        if deal.window_until is None:
+            deal.window_until = now + self.config.entropy_seconds
+        return deal.window_until if now < deal.window_until else None
+
+    def _record(self, *, reveal: bool = False) -> dict[str, Any]:
+        """The current game's record, with its ``fairness`` field for a verifiable deal
+        (the seed only with ``reveal``: the game is over)."""
+        assert self.session is not None
+        record = self.session.record()
+        if self.fair is not None:
+            record["fairness"] = self.fair.fairness(reveal=reveal)
+        return record
+
+    def _fair_public(self) -> dict[str, Any] | None:
+        """A snapshot's ``fair``: the commitment of the deal to come, or the current
+        game's commitment and the strings it mixed in (never a seed)."""
+        if self.fair_next is not None:
+            return self.fair_next.public(dealt=False)
+        if self.fair is not None and self.status == Status.PLAYING:
+            return self.fair.public(dealt=True)
+        return None
 
     def _askable(self) -> list[int]:
         """The seats that may answer now: during an offer only those asked to claim."""
@@ -834,7 +937,7 @@ class Room:
         players = [s.user_id or 0 for s in self.seats]
         outcome = sess.outcome()
         payments = sess.payments()
-        record = sess.record()
+        record = self._record(reveal=True)
         scores = sess.match_scores()
         try:
             result = await run_in_db(
@@ -861,6 +964,8 @@ class Room:
         self.games_played += 1
         result["game_id"] = self.game_id
         result["match_over"] = scores is not None
+        if self.fair is not None:  # the seed revealed: anyone can deal the game again
+            result["fair"] = self.fair.fairness(reveal=True)
         self.asked.clear()
         leaving = any(s.left for s in self.seats)
         self.status = Status.BETWEEN
@@ -870,6 +975,8 @@ class Room:
         self._broadcast(events, result=result, timeout=timeout)
         if leaving:
             await self._close("a player left")
+        else:
+            self._commit_next(sess.game_no + 1)
 
     async def _abort_unsettled(self, game_id: int) -> None:
         """A finished game whose settlement could not be written: store it ``aborted``
@@ -892,7 +999,17 @@ class Room:
     async def _close(self, reason: str, *, code: str | None = None) -> None:
         """Close the table: every connection is told why (``code``: a wire code when the
         table closes on a failure) and closed; the table is stored closed and forgotten,
-        in that order even when the database cannot be written."""
+        in that order even when the database cannot be written. Every commitment not yet
+        revealed is (``fair_reveal``): a game cut short, a deal never made."""
+        unrevealed = [self.fair_next]
+        if self.status == Status.PLAYING:
+            unrevealed.append(self.fair)
+        self.fair_next = None
+        for d in unrevealed:
+            if d is not None:
+                reveal = dumps({"type": "fair_reveal", "fair": d.fairness(reveal=True)})
+                for c in self._all_conns():
+                    c.send(reveal)
         self.status = Status.CLOSED
         self.closing = True
         self._cancel_timer()
@@ -1016,15 +1133,17 @@ class Room:
         # while away): when all are ready, or at the deadline; else the table closes
         people = self._people()
         here = self._everyone_here()
-        if people and here and all(s.index in self.ready for s in people):
-            await self._start_game()
-            return
-        if now >= self.next_deadline:
-            if people and here:
+        ready = all(s.index in self.ready for s in people)
+        if people and here and (ready or now >= self.next_deadline):
+            wait = self._entropy_due()
+            if wait is None:
                 await self._start_game()
             else:
-                someone = any(s.conns for s in people)
-                await self._close("a player did not come back" if someone else "nobody came back")
+                self._schedule(wait)
+            return
+        if now >= self.next_deadline:
+            someone = any(s.conns for s in people)
+            await self._close("a player did not come back" if someone else "nobody came back")
             return
         self._schedule(self.next_deadline)
 
@@ -1138,6 +1257,8 @@ class Room:
             }
             if result is not None:
                 msg["result"] = result
+            if new_game and self.fair is not None:  # the strings the deal mixed in
+                msg["fair"] = self.fair.public(dealt=True)
             if timeout is not None and timeout == key:
                 msg["timeout"] = timeout  # your time ran out: the default answer was played
             text = dumps(msg)
@@ -1161,6 +1282,7 @@ class Room:
             "timers": self._timers(),
             "seats": [s.public() for s in self.seats],
             "result": self.last_result if self.status == Status.BETWEEN else None,
+            "fair": self._fair_public(),
         }
 
     def _hello(self, conn: Conn, last_version: int | None) -> None:

@@ -117,6 +117,7 @@ async def create_table(request: Request) -> Response:
         engine=hub.engine,
         seed=seed,
         on_close=lambda r: hub.forget(r.table_id),
+        fair=config.deal_seed is None,
     )
     hub.rooms[table_id] = room
     if hub.cluster is not None:

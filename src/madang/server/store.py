@@ -387,9 +387,12 @@ def start_game(
     game_no: int,
     players: Sequence[int],
     record: dict[str, Any] | None = None,
+    fair_seed: str | None = None,
 ) -> int:
     """Insert a game being played (status ``playing``), its players and its record as
-    dealt (``record``: the deal, no moves yet; the journal holds the moves); its id."""
+    dealt (``record``: the deal, no moves yet; the journal holds the moves); its id.
+    ``fair_seed``: the secret seed of a verifiable deal (hex), kept for a restart and
+    never served (``docs/fairness.md``)."""
     with eng.begin() as c:
         gid = int(
             c.execute(
@@ -403,6 +406,9 @@ def start_game(
                     "status": "playing",
                     "started_at": now(),
                     "record": record,
+                    # only when there is one: a seeded game's insert names no column
+                    # that a database before migration 0006 lacks
+                    **({"fair_seed": fair_seed} if fair_seed is not None else {}),
                 },
             ).inserted_primary_key[0]  # type: ignore[index]
         )
@@ -444,8 +450,8 @@ def unfinished_tables(eng: Engine) -> list[dict[str, Any]]:
     """At start: every table not closed, as what a restart needs to rebuild it: the
     table's row (``id``, ``game``, ``preset``, ``rules``, ``seed``, ``stake``,
     ``private``, ``invite``, ``seats`` with each seat's ``username``), and its games in
-    order (``id``, ``game_no``, ``status``, ``record``, ``result``, ``moves``: the
-    journal, each ``seat``, ``move``, ``timed_out``)."""
+    order (``id``, ``game_no``, ``status``, ``record``, ``result``, ``fair_seed``,
+    ``moves``: the journal, each ``seat``, ``move``, ``timed_out``)."""
     with eng.connect() as c:
         rows = c.execute(
             sa.select(db.tables).where(db.tables.c.status != "closed").order_by(db.tables.c.id)
@@ -489,7 +495,7 @@ def _table_plan(c: Connection, t: dict[str, Any]) -> dict[str, Any]:
     rows = c.execute(
         sa.select(
             db.games.c.id, db.games.c.game_no, db.games.c.status, db.games.c.record,
-            db.games.c.result,
+            db.games.c.result, db.games.c.fair_seed,
         )
         .where(db.games.c.table_id == t["id"])
         .order_by(db.games.c.id)

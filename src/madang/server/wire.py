@@ -50,6 +50,8 @@ STATUS: dict[str, int] = {
     "too_many_tables": 429,
     "internal": 500,
     "settlement_failed": 500,
+    "bad_entropy": 400,
+    "entropy_closed": 409,
 }
 
 
@@ -86,7 +88,7 @@ def wire_error(err: MadangError) -> WireError:
     return WireError(code, str(err) or type(err).__name__)
 
 
-_TYPES = {"hello", "act", "ready", "ping"}
+_TYPES = {"hello", "act", "ready", "ping", "fair_entropy"}
 
 
 def _int(obj: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
@@ -122,4 +124,8 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         if not isinstance(action, str) or not 0 < len(action) <= 64:
             raise WireError("bad_request", "action must be a move string")
         out["action"] = action
+    elif kind == "fair_entropy":
+        from madang.server.fairdeal import check_entropy
+
+        out["entropy"] = check_entropy(obj.get("entropy"))
     return out

@@ -2,7 +2,7 @@
 // game's deal, with WebCrypto only. The revealed seed must open the commitment shown
 // before the deal, and the deal key must re-deal exactly the record's deck or wall.
 // No rules logic: only the notation's card and tile orders and the scheme's draws.
-// (Not wired into the table yet: the settlement's ✓ comes with the server's reveal.)
+// The table's settlement uses it through fairplay.js.
 
 export const SCHEME = "madang-fair/1";
 const MAX_TEXT_BYTES = 256;

@@ -3,6 +3,7 @@
 // state, the settlement screen and the 다음 판 bar. Game knowledge comes from the game's
 // module (games.js); this page is the same for every game.
 import { api, getMe, TableSocket } from "./api.js";
+import { FairWatch } from "./fairplay.js";
 import { gameModule } from "./games.js";
 import { errorText, payReason, presetName, t } from "./i18n.js";
 import { motion, motionControls } from "./motion.js";
@@ -490,6 +491,7 @@ export async function tablePage(root, tableId, invite, me) {
               ),
             ]
           : h("p", {}, t("table.no_payment")),
+        fairWatch.line(r),
         r.ratings && Object.keys(r.ratings).length
           ? h(
               "p.ratings",
@@ -585,6 +587,7 @@ export async function tablePage(root, tableId, invite, me) {
     clearTimeout(quiet);
     quiet = setTimeout(caughtUp, 120);
   };
+  const fairWatch = new FairWatch((m) => sock.send(m)); // verifiable deals
   const sock = new TableSocket(tableId, {
     invite,
     fromStart: catchingUp,
@@ -604,6 +607,7 @@ export async function tablePage(root, tableId, invite, me) {
       switch (msg.type) {
         case "welcome":
           st.seat = msg.seat;
+          fairWatch.seat = msg.seat;
           if (msg.table) {
             st.seats = msg.table.seats;
             st.status = msg.table.status;
@@ -616,6 +620,7 @@ export async function tablePage(root, tableId, invite, me) {
           break;
         case "snapshot": {
           catchingUp = false;
+          fairWatch.seen(msg.fair);
           Object.assign(st, {
             view: msg.view,
             prompt: msg.prompt,
@@ -662,6 +667,7 @@ export async function tablePage(root, tableId, invite, me) {
             nextBar.classList.add("hidden");
             addLine(t("table.game_no", { n: msg.game_no }), "game_no");
           }
+          if (msg.fair) fairWatch.seen(msg.fair); // the deal's: the strings mixed in
           const firstView = !st.view;
           Object.assign(st, {
             view: msg.view,
@@ -707,6 +713,9 @@ export async function tablePage(root, tableId, invite, me) {
           st.seats = msg.seats;
           motion.finishAll(); // the board is drawn anew: what flew lands at once
           render();
+          break;
+        case "fair_commit": // the next deal's commitment, before any card of it
+          fairWatch.seen(msg);
           break;
         case "closed": {
           // a table closed on a failure says which (settlement_failed: nobody paid)
