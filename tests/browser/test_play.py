@@ -432,8 +432,11 @@ def play_mahjong(page: Any, decision: float | None = None) -> list[int]:
         else:
             turn += 1
             win = page.locator(".prompt button[data-move='tsumo']")
+            declared = page.locator(".mj-seat.bottom .badge.bulleo, .mj-seat.bottom .badge.eopeo")
             if win.count():
                 win.click()
+            elif declared.count():
+                pass  # a declared hand discards a tile it cannot win on by itself (U26)
             else:
                 # Discard by click (the drawn tile, rightmost) or by arrows + Enter.
                 tiles = page.locator(".mj-hand .tile.playable")
