@@ -17,7 +17,6 @@ import pytest
 from tests.browser.test_play import (
     CHROMIUM,
     DESKTOP,
-    FLAGS,
     _serve,
     create_table,
     scan_korean,
@@ -32,18 +31,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not on the
 @pytest.fixture(scope="module")
 def fair_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from _serve(tmp_path_factory.mktemp("fair"), None)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _play_to_settlement(page: Any) -> None:
