@@ -198,3 +198,30 @@ def test_a_person_at_the_cap_of_open_tables_is_refused(
     r = client.post("/api/quick", json={"game": "matgo", "stake": 1})
     assert (r.status_code, r.json()["error"]["code"]) == (429, "too_many_tables")
     assert client.get("/api/quick").json()["queued"] is None
+
+
+def test_a_request_whose_connection_closes_leaves_the_queue(db_url: str) -> None:
+    config = conftest.test_config(db_url, quick_fill_seconds=2.0)
+    with running(config) as live:
+        a = guest(live)
+        body = json.dumps({"game": "matgo", "stake": 1}).encode()
+        s = live.raw()
+        s.sendall(
+            (
+                f"POST /api/quick HTTP/1.1\r\nHost: 127.0.0.1:{live.port}\r\n"
+                f"Content-Type: application/json\r\nCookie: {a}\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n"
+            ).encode()
+            + body
+        )
+        wait_until(lambda: call(live, "/api/quick", None, a)[1]["queued"] is not None)
+        queued = time.monotonic()
+        s.close()
+        # out of the queue long before the computer's 2 s
+        wait_until(lambda: call(live, "/api/quick", None, a)[1]["queued"] is None, 1.5)
+        time.sleep(max(0.0, queued + 2.3 - time.monotonic()))  # past the fill time
+        # no table was made for them
+        assert call(live, "/api/tables", None, a)[1]["tables"] == []
+        # and they may queue again
+        code, got = call(live, "/api/quick/cancel", {}, a)
+        assert (code, got) == (200, {"cancelled": False})

@@ -290,8 +290,26 @@ async def quick_match(request: Request) -> Response:
     stakes = hub.config.stakes
     if type(stake) is not int or stake not in stakes:
         raise WireError("bad_request", f"stake must be one of {', '.join(map(str, stakes))}")
-    got = await _quick(request).wait(user, game, stake)
+    waiting = asyncio.ensure_future(_quick(request).wait(user, game, stake))
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not waiting.done():  # the person went away: out of the queue
+            waiting.cancel()
+            await asyncio.wait({waiting})
+    if waiting.cancelled():
+        return Response(status_code=499)  # nobody reads it
+    got = waiting.result()
     return JSONResponse(got, status_code=201 if got["status"] == "seated" else 200)
+
+
+async def _disconnected(request: Request) -> None:
+    """Return when the client closed the connection (the body is read already: the
+    next ASGI message is ``http.disconnect``)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 @router.get("/api/quick")
