@@ -20,7 +20,9 @@ import random
 import resource
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -252,6 +254,45 @@ def test_a_new_table_is_found_at_once_by_every_process(cluster: Cluster) -> None
         _, seen = http(b, "GET", f"/api/tables/{tid}", cookie=cluster.cookie)
         assert seen["table"]["id"] == tid
         http(a, "POST", f"/api/tables/{tid}/leave", {}, cluster.cookie)
+
+
+def test_quick_match_tables_are_the_clusters(cluster: Cluster) -> None:
+    """빠른 시작 in a cluster: two requests to one process are seated together; a lone
+    request is seated with the computer after the fill time (3 s); every process lists
+    the tables, and a person's page opens theirs through another process and is dealt
+    there. (The queues are per process: ``docs/server.md``, Quick match.)"""
+    a, b, c = (n.port for n in cluster.nodes)
+    x, y, z = guest(a), guest(a), guest(a)
+    with ThreadPoolExecutor(2) as pool:
+        fx = pool.submit(http, a, "POST", "/api/quick", {"game": "matgo", "stake": 10}, x)
+        time.sleep(0.3)
+        fy = pool.submit(http, a, "POST", "/api/quick", {"game": "matgo", "stake": 10}, y)
+        (_, gx), (_, gy) = fx.result(), fy.result()
+    assert gx["table"]["id"] == gy["table"]["id"] and gx["people"] == gy["people"] == 2
+    assert {gx["seat"], gy["seat"]} == {0, 1}
+    start = time.monotonic()
+    _, gz = http(b, "POST", "/api/quick", {"game": "mahjong", "stake": 1}, z)
+    assert gz["people"] == 1 and 2.9 <= time.monotonic() - start < 8
+    tid, seat = gz["table"]["id"], gz["seat"]
+    for n in cluster.nodes:
+        _, got = http(n.port, "GET", "/api/tables")
+        assert {tid, gx["table"]["id"]} <= {t["id"] for t in got["tables"]}
+
+    async def dealt() -> dict[str, Any]:
+        url = f"ws://127.0.0.1:{c}/ws/tables/{tid}"
+        headers = {"Cookie": z, "Origin": f"http://127.0.0.1:{c}"}
+        async with websockets.connect(url, additional_headers=headers, open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "hello", "last_version": None}))
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if m["type"] == "welcome":
+                    assert m["seat"] == seat
+                if m["type"] in ("snapshot", "update") and m.get("view"):
+                    return dict(m)
+
+    got = asyncio.run(dealt())
+    assert got["view"]["seat"] == seat
+    http(c, "POST", f"/api/tables/{tid}/leave", {}, z)
 
 
 def test_one_clients_ping_flood_bans_only_that_client(cluster: Cluster) -> None:
