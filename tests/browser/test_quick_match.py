@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.browser.test_play import CHROMIUM, DESKTOP, scan_korean, shot
+from tests.browser.test_play import CHROMIUM, DESKTOP, Axe, scan_korean, shot
 from tests.server.live import running
 
 pytestmark = pytest.mark.skipif(
@@ -52,7 +52,7 @@ def server(database: str) -> Iterator[str]:
 
 
 def as_guest(browser: Any, server: str) -> tuple[Any, Any, list[str]]:
-    ctx = browser.new_context(viewport=DESKTOP)
+    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -62,10 +62,11 @@ def as_guest(browser: Any, server: str) -> tuple[Any, Any, list[str]]:
     return ctx, page, errors
 
 
-def test_quick_match_seats_two_people_together(server: str, browser: Any) -> None:
+def test_quick_match_seats_two_people_together(server: str, browser: Any, axe: Axe) -> None:
     a_ctx, a, errors = as_guest(browser, server)
     b_ctx, b, errors_b = as_guest(browser, server)
     try:
+        axe.check(b, "lobby with the quick-match panel")  # before anyone waits (FILL)
         help_text = a.inner_text("[data-testid=quick-help]")
         assert f"{FILL:g}초" in help_text and "컴퓨터" in help_text
         a.select_option("#quick-game", "matgo")
@@ -98,6 +99,7 @@ def test_quick_match_seats_two_people_together(server: str, browser: Any) -> Non
     finally:
         a_ctx.close()
         b_ctx.close()
+    axe.finish()
 
 
 def test_quick_match_with_the_computer_and_cancel(server: str, browser: Any) -> None:
@@ -128,7 +130,7 @@ def test_quick_match_with_the_computer_and_cancel(server: str, browser: Any) -> 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_ranking_page_explains_itself(
-    server: str, database: str, browser: Any, lang: str
+    server: str, database: str, browser: Any, lang: str, axe: Axe
 ) -> None:
     from madang.server import store
     from madang.server.db import make_engine
@@ -159,7 +161,7 @@ def test_the_ranking_page_explains_itself(
                     )  # fmt: skip
     finally:
         eng.dispose()
-    ctx = browser.new_context(viewport=DESKTOP)
+    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -180,6 +182,7 @@ def test_the_ranking_page_explains_itself(
         else:
             assert "Monday at 00:00 UTC" in note and "at least 2 rated games" in note
         shot(page, f"ranking_matgo_{lang}")
+        axe.check(page, f"ranking {lang}")
         page.click(".tabs button[data-game=mahjong]")
         page.wait_for_selector("#leaderboard tbody tr:nth-child(4)")
         rows = page.locator("#leaderboard tbody tr").all_inner_texts()
@@ -191,3 +194,4 @@ def test_the_ranking_page_explains_itself(
         assert not errors, errors
     finally:
         ctx.close()
+    axe.finish()
