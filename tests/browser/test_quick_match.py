@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -175,6 +176,10 @@ def test_the_ranking_page_explains_itself(
         assert "hasu" in week[1] and "−110" in week[1], week
         ladder = page.locator("#leaderboard tbody tr").all_inner_texts()
         assert [r.split("\t")[1] for r in ladder] == ["gosu", "hasu"]
+        period = page.inner_text("[data-testid=week-period]")
+        monday = store.week_start(store.now())
+        assert monday.date().isoformat() in period, period
+        assert (monday + timedelta(days=6)).date().isoformat() in period, period
         note = page.inner_text("[data-testid=week-note]")
         if lang == "ko":
             assert "월요일 0시" in note and "2판 이상" in note

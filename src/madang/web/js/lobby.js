@@ -461,7 +461,11 @@ export async function leaderboardPage(root) {
       h(
         "p.rank-period",
         { "data-testid": "week-period" },
-        t("rank.week_period", { from: fmtTime(week.since), to: fmtTime(week.until) }),
+        t("rank.week_period", {
+          // the week's days in UTC (Monday to Sunday), as the note explains
+          from: week.since.slice(0, 10),
+          to: new Date(Date.parse(week.until) - 86_400_000).toISOString().slice(0, 10),
+        }),
       ),
       h(
         "table.list#week-ranking",
