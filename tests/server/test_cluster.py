@@ -20,7 +20,9 @@ import random
 import resource
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -252,6 +254,68 @@ def test_a_new_table_is_found_at_once_by_every_process(cluster: Cluster) -> None
         _, seen = http(b, "GET", f"/api/tables/{tid}", cookie=cluster.cookie)
         assert seen["table"]["id"] == tid
         http(a, "POST", f"/api/tables/{tid}/leave", {}, cluster.cookie)
+
+
+def test_quick_match_is_one_queue_across_the_processes(cluster: Cluster) -> None:
+    """빠른 시작 in a cluster (the queues in Redis): two requests that reach different
+    processes are seated together; a request's status and its cancel may reach any
+    process, and a second request through another process is refused; a lone request is
+    seated with the computer after the fill time (3 s); every process lists the tables,
+    and a person's page opens theirs through another process and is dealt there."""
+    a, b, c = (n.port for n in cluster.nodes)
+    x, y, z = guest(a), guest(a), guest(a)
+    matgo = {"game": "matgo", "stake": 10}
+    with ThreadPoolExecutor(2) as pool:
+        fx = pool.submit(http, a, "POST", "/api/quick", matgo, x)
+        deadline = time.monotonic() + 10
+        while http(c, "GET", "/api/quick", cookie=x)[1]["queued"] is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert http(c, "GET", "/api/quick", cookie=x)[1]["queued"]["game"] == "matgo"
+        status, got = http_from("127.0.0.1", b, "POST", "/api/quick", matgo, x)
+        assert (status, got["error"]["code"]) == (409, "already_queued")
+        start = time.monotonic()
+        fy = pool.submit(http, b, "POST", "/api/quick", matgo, y)
+        (_, gx), (_, gy) = fx.result(), fy.result()
+        took = time.monotonic() - start
+    assert gx["table"]["id"] == gy["table"]["id"] and gx["people"] == gy["people"] == 2
+    assert {gx["seat"], gy["seat"]} == {0, 1}
+    assert took < 2.5, took  # the second person completed the table: not the computer's 3 s
+    print(f"\nquick match across two processes, person + person: {took * 1000:.0f} ms")
+    assert http(b, "GET", "/api/quick", cookie=x)[1]["queued"] is None  # seated
+    # a request taken by one process is cancelled through another
+    with ThreadPoolExecutor(1) as pool:
+        fz = pool.submit(http, a, "POST", "/api/quick", {"game": "mahjong", "stake": 1}, z)
+        deadline = time.monotonic() + 10
+        while http(b, "GET", "/api/quick", cookie=z)[1]["queued"] is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert http(b, "POST", "/api/quick/cancel", {}, z)[1] == {"cancelled": True}
+        assert fz.result()[1] == {"status": "cancelled"}
+    assert http(c, "POST", "/api/quick/cancel", {}, z)[1] == {"cancelled": False}
+    start = time.monotonic()
+    _, gz = http(b, "POST", "/api/quick", {"game": "mahjong", "stake": 1}, z)
+    assert gz["people"] == 1 and 2.9 <= time.monotonic() - start < 8
+    tid, seat = gz["table"]["id"], gz["seat"]
+    for n in cluster.nodes:
+        _, got = http(n.port, "GET", "/api/tables")
+        assert {tid, gx["table"]["id"]} <= {t["id"] for t in got["tables"]}
+
+    async def dealt() -> dict[str, Any]:
+        url = f"ws://127.0.0.1:{c}/ws/tables/{tid}"
+        headers = {"Cookie": z, "Origin": f"http://127.0.0.1:{c}"}
+        async with websockets.connect(url, additional_headers=headers, open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "hello", "last_version": None}))
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if m["type"] == "welcome":
+                    assert m["seat"] == seat
+                if m["type"] in ("snapshot", "update") and m.get("view"):
+                    return dict(m)
+
+    got = asyncio.run(dealt())
+    assert got["view"]["seat"] == seat
+    http(c, "POST", f"/api/tables/{tid}/leave", {}, z)
 
 
 def test_one_clients_ping_flood_bans_only_that_client(cluster: Cluster) -> None:

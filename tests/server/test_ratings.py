@@ -60,3 +60,22 @@ def test_placement_weights_table_strength_and_experience() -> None:
     assert d[0] == pytest.approx(30 + 100 / 40)
     assert d[1] == pytest.approx(10 - 100 / 40)
     assert d[3] == pytest.approx(0.2 * -30)
+
+
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [([50, 0, -50], [30, 0, -30]), ([5, 5, -10], [15, 15, -30]), ([1, 1, 1], [0, 0, 0])],
+    ids=["in-order", "tied-top", "all-tied"],
+)
+def test_three_player_placement_is_tenhous_sanma(scores: list[int], expected: list[float]) -> None:
+    """Three players use (30, 0, -30), not the first three four-player bases (which sum
+    to +30): equal players' changes sum to 0 at every table size."""
+    d = placement_deltas([1500.0] * 3, scores, [0] * 3)
+    assert d == pytest.approx(expected)
+    assert sum(d) == pytest.approx(0)
+
+
+@pytest.mark.parametrize("seats", [1, 2, 5])
+def test_placement_needs_three_or_four_players(seats: int) -> None:
+    with pytest.raises(ValueError, match="3 or 4 seats"):
+        placement_deltas([1500.0] * seats, [0] * seats, [0] * seats)

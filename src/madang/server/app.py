@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from madang.core.errors import MadangError
 from madang.server import (
+    quickmatch,
     routes_accounts,
     routes_ops,
     routes_reading,
@@ -58,11 +59,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             hub.resumed_at_start, hub.aborted_at_start = await resume_tables(
                 config, engine, hub.rooms, lambda r: hub.forget(r.table_id)
             )
+        hub.quick = quickmatch.QuickMatch(hub)
         app.state.hub = hub
         hub.operator = routes_ops.start_operator(hub)
         try:
             yield
         finally:
+            await hub.quick.close()
             if hub.operator is not None:
                 hub.operator.close()
             if hub.cluster is not None:
@@ -106,6 +109,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     for module in (routes_accounts, routes_reading, routes_tables, routes_ws, routes_ops):
         app.include_router(module.router)
     app.include_router(routes_stats.router)
+    app.include_router(quickmatch.router)
 
     # ------------------------------------------------------------------ the client
 

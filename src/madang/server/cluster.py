@@ -531,6 +531,10 @@ class Cluster:
             if fut is not None and not fut.done():
                 fut.set_result(m)
             return
+        if op == "quick":  # the answer to a quick-match request held here
+            if self.hub.quick is not None and self.hub.quick.shared is not None:
+                self.hub.quick.shared.deliver(m["ticket"], m["result"])
+            return
         room = self.hub.rooms.get(m["tid"])
         edge = m["edge"]
         if room is None or room.closing:

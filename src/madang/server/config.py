@@ -77,6 +77,15 @@ class ServerConfig:
     """Mark the session cookie ``Secure`` (behind HTTPS); HSTS is sent too."""
     stakes: tuple[int, ...] = field(default=(1, 10, 100, 1000))
     """The stakes (won per point) a table may be created with; nothing else is accepted."""
+    quick_fill_seconds: float = 3.0
+    """Quick match (빠른 시작): how long the oldest request of a game and stake waits for
+    other people before the table is made with the computer in the seats nobody took
+    (people are seated together at once when enough of them wait)."""
+    quick_bot_level: str = "normal"
+    """The level of the bots that fill a quick match's empty seats."""
+    rank_min_games: int = 10
+    """Rated games a player needs before the rankings list them (the ladder and the
+    week's money): one lucky game does not put anyone at the top (U17)."""
     max_body: int = 65536
     """Largest HTTP request body (bytes), enforced while it is read."""
     allowed_origins: tuple[str, ...] = ()

@@ -20,6 +20,7 @@ from madang.server.room import Room
 if TYPE_CHECKING:  # pragma: no cover
     from madang.server.cluster import Cluster, RemoteTable
     from madang.server.metrics import Operator
+    from madang.server.quickmatch import QuickMatch
 from madang.server.wire import WireError
 
 T = TypeVar("T")
@@ -57,6 +58,8 @@ class Hub:
         self.rooms: dict[int, Room] = {}
         self.cluster: Cluster | None = None
         """This process's part of a cluster (``--redis-url``), else None."""
+        self.quick: QuickMatch | None = None
+        """The quick-match queues (made at start, :mod:`madang.server.quickmatch`)."""
         self.operator: Operator | None = None
         """The operator's metrics server (``metrics_port``), else None."""
         self.resumed_at_start = 0

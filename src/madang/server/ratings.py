@@ -11,8 +11,9 @@ loses to a 1550/100 and to a 1700/300):
 
 순위 점수 (suwi jeomsu): the mahjong placement rating is Tenhou's: after a match each
 player's rating moves by ``k * (base[place] + (table_mean - own) / 40)`` with
-``base = (30, 10, -10, -30)`` (tied places share their bases) and ``k = max(0.2, 1 -
-0.002 * games_played)``.
+``base = (30, 10, -10, -30)`` at four seats and ``(30, 0, -30)`` at three (Tenhou's
+sanma; tied places share their bases, so a table's bases always sum to 0) and ``k =
+max(0.2, 1 - 0.002 * games_played)``.
 
 >>> [round(x, 1) for x in placement_deltas([1500.0] * 4, [40, 10, -20, -30], [0] * 4)]
 [30.0, 10.0, -10.0, -30.0]
@@ -31,6 +32,10 @@ START_RATING = 1500.0
 START_RD = 350.0
 START_VOL = 0.06
 PLACEMENT_BASE = (30.0, 10.0, -10.0, -30.0)
+"""The placement bases of a four-player match, first to fourth."""
+PLACEMENT_BASES: dict[int, tuple[float, ...]] = {4: PLACEMENT_BASE, 3: (30.0, 0.0, -30.0)}
+"""The bases by the number of players: a rating made for its table size (the first
+three of the four-player bases would sum to +30 and inflate every three-player table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +115,9 @@ def placement_deltas(
     final point totals; higher is better, tied players share the mean of their bases.
     """
     n = len(scores)
-    if not n == len(rating) == len(games) or n > len(PLACEMENT_BASE):
-        raise ValueError("one rating, score and game count per seat (at most 4 seats)")
+    if not n == len(rating) == len(games) or n not in PLACEMENT_BASES:
+        raise ValueError("one rating, score and game count per seat (3 or 4 seats)")
+    bases = PLACEMENT_BASES[n]
     mean = sum(rating) / n
     order = sorted(range(n), key=lambda s: -scores[s])
     base = [0.0] * n
@@ -120,7 +126,7 @@ def placement_deltas(
         j = i
         while j + 1 < n and scores[order[j + 1]] == scores[order[i]]:
             j += 1
-        shared = sum(PLACEMENT_BASE[i : j + 1]) / (j - i + 1)
+        shared = sum(bases[i : j + 1]) / (j - i + 1)
         for k in range(i, j + 1):
             base[order[k]] = shared
         i = j + 1

@@ -4,6 +4,7 @@ their replays, the leaderboard."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -104,19 +105,52 @@ async def get_replay(request: Request, game_id: int) -> dict[str, Any]:
     }
 
 
+def _rank_query(request: Request, game: str, min_games: int | None) -> int:
+    """Check a ranking's query; the minimum of rated games in force (the server's
+    ``rank_min_games`` unless the query names one, 1–1000)."""
+    if game not in games():
+        raise WireError("bad_request", f"unknown game {game!r}")
+    if min_games is None:
+        return hub_of(request).config.rank_min_games
+    if not 1 <= min_games <= 1000:
+        raise WireError("bad_request", "min_games is 1-1000")
+    return min_games
+
+
 @router.get("/api/leaderboard")
 async def get_leaderboard(
     request: Request,
     game: str = "matgo",
     limit: int | None = None,
-    min_games: int = store.RANK_MIN_GAMES,
+    min_games: int | None = None,
 ) -> dict[str, Any]:
-    """Players with at least ``min_games`` rated games (default ``RANK_MIN_GAMES``, 1–1000):
-    one lucky game does not put anyone at the top."""
-    if game not in games():
-        raise WireError("bad_request", f"unknown game {game!r}")
-    if not 1 <= min_games <= 1000:
-        raise WireError("bad_request", "min_games is 1-1000")
+    """The rating ladder: players with at least ``min_games`` rated games (default
+    the server's ``rank_min_games``, 1–1000): one lucky game does not put anyone at
+    the top."""
+    min_games = _rank_query(request, game, min_games)
     limit, _ = limit_before(limit, None)
     entries = await hub_of(request).db(store.leaderboard, game, limit, min_games)
     return {"game": game, "min_games": min_games, "entries": entries}
+
+
+@router.get("/api/ranking/week")
+async def get_week_ranking(
+    request: Request,
+    game: str = "matgo",
+    limit: int | None = None,
+    min_games: int | None = None,
+) -> dict[str, Any]:
+    """This week's ranking by game money won (the ledger since Monday 00:00 UTC), of the
+    players with at least ``min_games`` rated games, as the ladder."""
+    min_games = _rank_query(request, game, min_games)
+    limit, _ = limit_before(limit, None)
+    at = store.now()
+    since = store.week_start(at)
+    entries = await hub_of(request).db(store.weekly_money, game, limit, min_games, at)
+    return {
+        "game": game,
+        "min_games": min_games,
+        "since": since.isoformat().replace("+00:00", "Z"),
+        "until": (since + timedelta(days=7)).isoformat().replace("+00:00", "Z"),
+        "entries": entries,
+    }

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from madang.core.registry import spec as game_spec
 from madang.server import store
 from madang.server.cluster import RemoteTable
-from madang.server.deps import body, bot_levels, current_user, hub_of, need_user
+from madang.server.deps import Hub, body, bot_levels, current_user, hub_of, need_user
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
 from madang.server.room import Join, Kind, Leave, Room, Seat, too_many_tables
@@ -80,33 +80,78 @@ async def create_table(request: Request) -> Response:
         raise WireError("bad_request", "a table needs at least one person seat")
     humans[0].user_id = user["id"]
     humans[0].username = user["username"]
+    try:
+        room = await open_table(
+            hub,
+            game=game,
+            preset=preset,
+            rules=overrides or {},
+            in_force=in_force,
+            stake=stake,
+            worth=worth,
+            private=private,
+            seats=seats,
+            created_by=user["id"],
+        )
+    except store.TooManyTables:
+        raise too_many_tables(config.tables_per_user) from None
+    return JSONResponse(
+        {
+            "table": room.summary(with_invite=True),
+            "seat": humans[0].index,
+            "invite_url": f"/table/{room.table_id}?invite={room.invite}",
+        },
+        status_code=201,
+    )
+
+
+async def open_table(
+    hub: Hub,
+    *,
+    game: str,
+    preset: str,
+    rules: dict[str, Any],
+    in_force: object,
+    stake: int,
+    worth: dict[str, Any],
+    private: bool,
+    seats: list[Seat],
+    created_by: int,
+) -> Room:
+    """Make and start a table whose person seats named (``user_id`` set) are theirs and
+    whose bot seats get their level's account: the row (under the cap on each person's
+    open tables, :class:`~madang.server.store.TooManyTables` otherwise, nothing made),
+    the room, and in a cluster its claim. The people seated hold their seats until
+    their pages connect (``seat_hold_seconds``)."""
+    config = hub.config
     for s in seats:
         if s.kind == Kind.BOT:
             bot = await hub.db(store.bot_user, s.level)
             s.user_id, s.username = bot["id"], bot["username"]
     invite = store.new_invite()
-    try:  # the cap is checked in the table's own transaction (docs/server.md, Security)
-        table_id, seed = await hub.db(
-            store.create_table,
-            game=game,
-            preset=preset,
-            stake=stake,
-            private=private,
-            invite=invite,
-            seats=[{"kind": s.kind, "user_id": s.user_id, "level": s.level} for s in seats],
-            created_by=user["id"],
-            rules=overrides or {},
-            deal_seed=config.deal_seed,
-            tables_per_user=config.tables_per_user,
-        )
-    except store.TooManyTables:
-        raise too_many_tables(config.tables_per_user) from None
-    humans[0].disconnected_at = time.monotonic()  # until their page connects
+    # the cap is checked in the table's own transaction (docs/server.md, Security)
+    table_id, seed = await hub.db(
+        store.create_table,
+        game=game,
+        preset=preset,
+        stake=stake,
+        private=private,
+        invite=invite,
+        seats=[{"kind": s.kind, "user_id": s.user_id, "level": s.level} for s in seats],
+        created_by=created_by,
+        rules=rules,
+        deal_seed=config.deal_seed,
+        tables_per_user=config.tables_per_user,
+    )
+    held = time.monotonic()
+    for s in seats:
+        if s.kind == Kind.HUMAN and s.user_id is not None:
+            s.disconnected_at = held  # until their page connects
     room = Room(
         table_id=table_id,
         game=game,
         preset=preset,
-        rules=overrides or {},
+        rules=rules,
         rules_in_force=option_values(in_force),
         stake=stake,
         worth=worth,
@@ -123,14 +168,7 @@ async def create_table(request: Request) -> Response:
     if hub.cluster is not None:
         await hub.cluster.claim_new(room)
     room.start()
-    return JSONResponse(
-        {
-            "table": room.summary(with_invite=True),
-            "seat": humans[0].index,
-            "invite_url": f"/table/{table_id}?invite={invite}",
-        },
-        status_code=201,
-    )
+    return room
 
 
 @router.get("/api/tables/{table_id}")

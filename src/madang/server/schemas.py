@@ -47,6 +47,11 @@ BODIES: dict[str, dict[str, Any]] = {
         },
         "required": ["game", "seats"],
     },
+    "quick": {
+        "type": "object",
+        "properties": {"game": {"type": "string"}, "stake": {"type": "integer"}},
+        "required": ["game"],
+    },
     "join": {
         "type": "object",
         "properties": {
@@ -63,7 +68,7 @@ def body(name: str) -> dict[str, Any]:
     """The ``openapi_extra`` of an endpoint whose JSON body is ``BODIES[name]`` (a table's
     ``game`` is one of the registered games)."""
     schema = BODIES[name]
-    if name == "table":
+    if name in ("table", "quick"):
         from madang.core.registry import games
 
         game = {"type": "string", "enum": games()}

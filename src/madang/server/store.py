@@ -828,8 +828,69 @@ def game_detail(eng: Engine, game_id: int) -> dict[str, Any] | None:
     return out
 
 
-#: Rated games a player needs before the leaderboard lists them (U17).
+#: Rated games a player needs before the rankings list them (U17); the server's
+#: ``rank_min_games`` setting.
 RANK_MIN_GAMES = 10
+
+
+def week_start(t: datetime) -> datetime:
+    """The start of ``t``'s ranking week: the Monday before it (or its own), 00:00 UTC.
+
+    >>> week_start(datetime(2026, 12, 6, 23, 59, tzinfo=UTC)).isoformat()  # a Sunday
+    '2026-11-30T00:00:00+00:00'
+    >>> week_start(datetime(2026, 12, 7, 0, 0, tzinfo=UTC)).isoformat()  # a Monday
+    '2026-12-07T00:00:00+00:00'
+    """
+    t = t.astimezone(UTC) if t.tzinfo else t.replace(tzinfo=UTC)
+    day = t.replace(hour=0, minute=0, second=0, microsecond=0)
+    return day - timedelta(days=day.weekday())
+
+
+def weekly_money(
+    eng: Engine,
+    game: str,
+    limit: int,
+    min_games: int = RANK_MIN_GAMES,
+    at: datetime | None = None,
+) -> list[dict[str, Any]]:
+    """The week's ranking by game money won at ``game``: each player's ledger rows of
+    that game's settlements since :func:`week_start` of ``at`` (now), summed (``won``,
+    a loss counts against it), with the week's games that paid them or that they paid
+    (``games``); registered players and bots only, each with at least ``min_games``
+    rated games of ``game`` in all, best first (ties: the earlier account)."""
+    since = week_start(at or now())
+    won = sa.func.sum(db.ledger.c.amount).label("won")
+    played = sa.func.count(sa.distinct(db.ledger.c.game_id)).label("played")
+    q = (
+        sa.select(db.users.c.id, db.users.c.username, db.users.c.is_bot, won, played)
+        .select_from(db.ledger)
+        .join(db.games, db.games.c.id == db.ledger.c.game_id)
+        .join(db.users, db.users.c.id == db.ledger.c.user_id)
+        .join(
+            db.ratings,
+            sa.and_(db.ratings.c.user_id == db.users.c.id, db.ratings.c.game == game),
+        )
+        .where(
+            db.games.c.game == game,
+            db.ledger.c.created_at >= since,
+            db.users.c.is_guest.is_(False),
+            db.ratings.c.games >= min_games,
+        )
+        .group_by(db.users.c.id, db.users.c.username, db.users.c.is_bot)
+        .order_by(won.desc(), db.users.c.id)
+        .limit(limit)
+    )
+    with eng.connect() as c:
+        return [
+            {
+                "rank": i,
+                "username": r.username,
+                "bot": r.is_bot,
+                "won": int(r.won),
+                "games": int(r.played),
+            }
+            for i, r in enumerate(c.execute(q), 1)
+        ]
 
 
 def leaderboard(

@@ -48,6 +48,7 @@ STATUS: dict[str, int] = {
     "bad_media_type": 415,
     "busy": 503,
     "too_many_tables": 429,
+    "already_queued": 409,
     "internal": 500,
     "settlement_failed": 500,
     "bad_entropy": 400,

@@ -249,12 +249,142 @@ function createForm(config, rules, onCreated) {
   return form;
 }
 
+/**
+ * 빠른 시작 (quick match): a game and a stake, then wait — seated with whoever waits for
+ * the same, or with the computer after the server's fill time. The request is one POST
+ * that answers when the seat is taken; 취소 ends it (docs/protocol.md, Quick match).
+ */
+function quickPanel(config, status) {
+  const games = Object.keys(config.games);
+  const game = h(
+    "select#quick-game",
+    { name: "game" },
+    games.map((g) => h("option", { value: g }, t(`game.${g}`))),
+  );
+  const stake = h(
+    "select#quick-stake",
+    { name: "stake" },
+    config.stakes.map((s) => h("option", { value: s }, t("lobby.stake_tag", { n: s }))),
+  );
+  const start = h("button.primary#btn-quick", { type: "submit" }, t("quick.start"));
+  const elapsed = h("span#quick-elapsed", {}, "");
+  const cancel = h("button#btn-quick-cancel", { type: "button" }, t("quick.cancel"));
+  const waiting = h(
+    "div.quick-wait#quick-wait",
+    { hidden: true, role: "status", "aria-live": "polite" },
+    h("span.spinner", { "aria-hidden": "true" }),
+    h("span", {}, t("quick.waiting")),
+    elapsed,
+    cancel,
+  );
+  let since = 0;
+  let clock = 0;
+  let poll = 0;
+  let alive = true;
+  function show(on) {
+    waiting.hidden = !on;
+    start.disabled = on;
+    game.disabled = on;
+    stake.disabled = on;
+    clearInterval(clock);
+    if (on) {
+      since = performance.now();
+      const tick = () => {
+        elapsed.textContent = t("quick.seconds", {
+          n: ((performance.now() - since) / 1000).toFixed(0),
+        });
+      };
+      tick();
+      clock = setInterval(tick, 500);
+    }
+  }
+  async function ask() {
+    show(true);
+    try {
+      const res = await api.post("/api/quick", { game: game.value, stake: +stake.value });
+      if (res.status === "seated") {
+        show(false);
+        go(`/table/${res.table.id}`);
+        return;
+      }
+      if (alive) toast(t("quick.cancelled"));
+    } catch (err) {
+      if (alive) toast(errorText(err), "error");
+    }
+    if (alive) show(false);
+  }
+  cancel.addEventListener("click", async () => {
+    cancel.disabled = true;
+    try {
+      // the waiting request answers 'cancelled' (or the seat, when it was too late)
+      await api.post("/api/quick/cancel");
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+    cancel.disabled = false;
+    if (poll) {
+      clearInterval(poll);
+      poll = 0;
+      show(false);
+    }
+  });
+  if (status?.queued) {
+    // a request from before a reload is still waiting: show it until it ends
+    game.value = status.queued.game;
+    stake.value = `${status.queued.stake}`;
+    show(true);
+    since = performance.now() - status.queued.waited_s * 1000;
+    poll = setInterval(async () => {
+      try {
+        if (!(await api.get("/api/quick")).queued) {
+          clearInterval(poll);
+          poll = 0;
+          show(false);
+        }
+      } catch {
+        /* try again */
+      }
+    }, 1000);
+  }
+  const el = h(
+    "form.card-panel#quick-match",
+    {
+      onsubmit: (e) => {
+        e.preventDefault();
+        ask();
+      },
+    },
+    h("h2", {}, t("quick.title")),
+    h("p.sub", { "data-testid": "quick-help" }, t("quick.help", { n: status?.fill_seconds ?? 3 })),
+    h(
+      "div.grid2",
+      {},
+      h("label", {}, t("lobby.game"), game),
+      h("label", {}, t("lobby.stake"), stake),
+    ),
+    h("div.row", {}, start),
+    waiting,
+  );
+  return {
+    el,
+    destroy() {
+      alive = false;
+      clearInterval(clock);
+      clearInterval(poll);
+      // leaving the lobby while waiting gives the place in the queue up
+      if (!waiting.hidden) api.post("/api/quick/cancel").catch(() => {});
+    },
+  };
+}
+
 export async function lobbyPage(root, me) {
-  const [config, tables, rules] = await Promise.all([
+  const [config, tables, rules, queued] = await Promise.all([
     api.get("/api/config"),
     api.get("/api/tables"),
     rulesCatalogue().catch(() => null),
+    api.get("/api/quick").catch(() => null),
   ]);
+  const quick = quickPanel(config, queued);
   const list = h("ul.tables#table-list");
   function fill(ts) {
     const left = leftTables();
@@ -285,6 +415,7 @@ export async function lobbyPage(root, me) {
       h(
         "section",
         {},
+        quick.el,
         createForm(config, rules, (res) => {
           // A private table opens with its invite code; a public one needs none (D13).
           go(res.table.private ? res.invite_url : `/table/${res.table.id}`);
@@ -293,7 +424,12 @@ export async function lobbyPage(root, me) {
       h("section.card-panel", {}, h("h2", {}, t("lobby.open_tables")), list),
     ),
   );
-  return { destroy: () => clearInterval(timer) };
+  return {
+    destroy: () => {
+      clearInterval(timer);
+      quick.destroy();
+    },
+  };
 }
 
 /** How sure a Glicko rating is, in words: its deviation (RD) as 높음 / 보통 / 낮음 (U17). */
@@ -301,15 +437,73 @@ function sureness(rd) {
   return t(rd <= 110 ? "rank.sure_high" : rd <= 200 ? "rank.sure_mid" : "rank.sure_low");
 }
 
+function nameCell(e) {
+  return h("td", {}, e.bot ? `🤖 ${displayName(e.username)}` : displayName(e.username));
+}
+
+/** This week's game money won (since Monday 00:00 UTC), then the rating ladder, each
+ * with what it means in plain words (U17). */
 export async function leaderboardPage(root) {
-  const box = h("div.card-panel");
+  const box = h("div.rankings");
   const tabs = h("div.tabs");
   root.append(h("h1", {}, t("rank.title")), tabs, box);
   async function show(game) {
     for (const b of tabs.querySelectorAll("button"))
       b.classList.toggle("on", b.dataset.game === game);
-    const data = await api.get(`/api/leaderboard?game=${game}&limit=50`);
-    clear(box).append(
+    const [week, data] = await Promise.all([
+      api.get(`/api/ranking/week?game=${game}&limit=50`),
+      api.get(`/api/leaderboard?game=${game}&limit=50`),
+    ]);
+    const weekPanel = h(
+      "section.card-panel#week-panel",
+      {},
+      h("h2", {}, t("rank.week_title")),
+      h(
+        "p.rank-period",
+        { "data-testid": "week-period" },
+        t("rank.week_period", {
+          // the week's days in UTC (Monday to Sunday), as the note explains
+          from: week.since.slice(0, 10),
+          to: new Date(Date.parse(week.until) - 86_400_000).toISOString().slice(0, 10),
+        }),
+      ),
+      h(
+        "table.list#week-ranking",
+        {},
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", {}, "#"),
+            h("th", {}, t("rank.name")),
+            h("th", {}, t("rank.won")),
+            h("th", {}, t("rank.week_games")),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          week.entries.map((e) =>
+            h(
+              "tr",
+              {},
+              h("td", {}, e.rank),
+              nameCell(e),
+              h(`td.${e.won >= 0 ? "plus" : "minus"}`, {}, fmtAmount(e.won)),
+              h("td", {}, e.games),
+            ),
+          ),
+        ),
+      ),
+      week.entries.length ? null : h("p.empty", {}, t("rank.week_none")),
+      h("p.rank-note", { "data-testid": "week-note" }, t("rank.week_note", { n: week.min_games })),
+    );
+    const ladder = h(
+      "section.card-panel#ladder-panel",
+      {},
+      h("h2", {}, t("rank.ladder_title")),
       h(
         "table.list#leaderboard",
         {},
@@ -323,7 +517,7 @@ export async function leaderboardPage(root) {
             h("th", {}, t("rank.name")),
             h("th", {}, t("rank.rating")),
             game === "matgo" ? h("th", {}, t("rank.rd")) : null,
-            h("th", {}, t("rank.games")),
+            h("th", {}, t(game === "mahjong" ? "rank.matches" : "rank.games")),
           ),
         ),
         h(
@@ -334,7 +528,7 @@ export async function leaderboardPage(root) {
               "tr",
               {},
               h("td", {}, e.rank),
-              h("td", {}, e.bot ? `🤖 ${displayName(e.username)}` : displayName(e.username)),
+              nameCell(e),
               h("td", {}, Math.round(e.rating)),
               game === "matgo" ? h("td", {}, e.rd !== undefined ? sureness(e.rd) : "") : null,
               h("td", {}, e.games),
@@ -342,15 +536,14 @@ export async function leaderboardPage(root) {
           ),
         ),
       ),
-    );
-    if (!data.entries.length) box.append(h("p.empty", {}, t("rank.none")));
-    box.append(
+      data.entries.length ? null : h("p.empty", {}, t("rank.none")),
       h(
         "p.rank-note",
         { "data-testid": "rank-note" },
-        t(game === "matgo" ? "rank.note_matgo" : "rank.note", { n: data.min_games }),
+        t(game === "matgo" ? "rank.note_matgo" : "rank.note_mahjong", { n: data.min_games }),
       ),
     );
+    clear(box).append(weekPanel, ladder);
   }
   for (const g of ["matgo", "mahjong"])
     tabs.append(
