@@ -77,6 +77,20 @@ class ServerConfig:
     """Mark the session cookie ``Secure`` (behind HTTPS); HSTS is sent too."""
     stakes: tuple[int, ...] = field(default=(1, 10, 100, 1000))
     """The stakes (won per point) a table may be created with; nothing else is accepted."""
+    money_start: int = 100_000
+    """Game money (never real money) a new account or guest starts with
+    (``docs/server.md``, Money)."""
+    refill_floor: int = 50_000
+    """The daily free refill: a bankroll below this is brought up to it, once a day."""
+    entry_multiple: int = 100
+    """A table's entry minimum is ``entry_multiple`` × its stake: sitting down with less
+    (free of what one's other open tables reserve) is refused (``not_enough_money``)."""
+    day_zone: str = "UTC"
+    """The time zone whose midnight starts a new day for the refill and the self-care
+    limits (an IANA name, e.g. ``Asia/Seoul``)."""
+    limit_cooloff_s: float = 86_400.0
+    """Self-care: raising or removing a limit takes effect only after this delay
+    (lowering one takes effect at once)."""
     max_body: int = 65536
     """Largest HTTP request body (bytes), enforced while it is read."""
     allowed_origins: tuple[str, ...] = ()

@@ -47,6 +47,19 @@ BODIES: dict[str, dict[str, Any]] = {
         },
         "required": ["game", "seats"],
     },
+    "limit": {
+        "type": "object",
+        "properties": {
+            "limit": {"type": "string", "enum": ["play_minutes", "loss"]},
+            "value": {"type": ["integer", "null"], "minimum": 1},
+        },
+        "required": ["limit", "value"],
+    },
+    "exclude": {
+        "type": "object",
+        "properties": {"months": {"type": "integer", "enum": [3, 6, 12]}},
+        "required": ["months"],
+    },
     "join": {
         "type": "object",
         "properties": {
