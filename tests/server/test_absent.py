@@ -150,5 +150,8 @@ def test_leaving_mid_game_still_pays(make_client: Callable[..., TestClient]) -> 
     assert [g["id"] for g in c.get("/api/games").json()["games"]] == [result["game_id"]]
     theirs = sum(p["amount"] * ((p["to"] == 1) - (p["from"] == 1)) for p in result["payments"])
     assert c.get("/api/me").json()["balance"] == START + theirs
+    assert result["money"]["1"] == {"net": theirs, "all_in": False, "balance": START + theirs}
+    entries = c.get("/api/ledger").json()["entries"]  # the leaver's own ledger says it too
+    assert sum(e["amount"] for e in entries if e["game_id"] == result["game_id"]) == theirs
     if result["winner"] is not None:
         assert c.get("/api/me").json()["ratings"]["matgo"]["games"] == 1
