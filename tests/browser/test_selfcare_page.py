@@ -10,6 +10,7 @@ folder), so the test can settle a lost game on its database. Screenshots go to
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import threading
@@ -29,16 +30,17 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+@contextlib.contextmanager
+def _serving(tmp: Path, **settings: Any) -> Iterator[tuple[str, Any]]:
+    """The app on uvicorn in a thread (SQLite in ``tmp``): its URL and its engine."""
     import uvicorn
 
     from madang.server.app import create_app
     from madang.server.config import ServerConfig
 
-    url = f"sqlite:///{tmp_path_factory.mktemp('selfcare') / 'madang.sqlite3'}"
+    url = f"sqlite:///{tmp / 'madang.sqlite3'}"
     app = create_app(ServerConfig(database_url=url, deal_seed=100, argon2_time_cost=1,
-                                  argon2_memory_kib=8192))  # fmt: skip
+                                  argon2_memory_kib=8192, **settings))  # fmt: skip
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
@@ -54,6 +56,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    with _serving(tmp_path_factory.mktemp("selfcare")) as got:
+        yield got
+
+
+@pytest.fixture(scope="module")
+def all_in_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    """Entry minimums of one point (so a player may sit down holding one point's worth,
+    and any real loss goes all-in); bots answer at once."""
+    with _serving(tmp_path_factory.mktemp("allin"), entry_multiple=1, bot_delay=0.0) as got:
+        yield got
 
 
 def _lose(eng: Any, user_id: int, amount: int) -> None:
@@ -171,3 +187,74 @@ def test_the_self_care_page(server: tuple[str, Any], browser: Any) -> None:
         page.close()
         ctx.close()
         other.close()
+
+
+def _play_one(page: Any) -> None:
+    """Play a Matgo game to its settlement: the first playable card, 스톱 when asked."""
+    from tests.browser.test_play import wait_change, wait_turn
+
+    for _ in range(200):
+        st = wait_turn(page)
+        if st["over"]:
+            return
+        version, q = st["version"], st["question"]
+        if st["sub"] or q not in ("play", ""):
+            page.keyboard.press("2" if q == "go_stop" else "1")
+        elif q == "play":
+            flip = page.locator(".prompt button[data-move='flip']")
+            playable = page.locator(".hand .card.playable")
+            if flip.count() and not playable.count():
+                page.keyboard.press(" ")
+            else:
+                playable.first.click()
+        wait_change(page, version)
+    raise AssertionError("the game did not end within 200 decisions")
+
+
+def test_the_settlement_marks_all_in(all_in_server: tuple[str, Any], browser: Any) -> None:
+    """A player holding 1,000 at a table of 1,000 a point loses: they pay the 1,000 they
+    hold, the payment is marked 올인 and their money after the game (0) is shown."""
+    from madang.server import store
+
+    base, eng = all_in_server
+    ctx = browser.new_context(viewport={"width": 1000, "height": 900}, locale="ko-KR")
+    page = ctx.new_page()
+    try:
+        page.goto(base + "/login")
+        page.evaluate("localStorage.setItem('madang:lang', 'ko')")
+        r = page.request.post(
+            base + "/api/register", data={"username": "gambler", "password": "secret1"}
+        )
+        me = r.json()["user"]
+        _lose(eng, me["id"], 99_000)  # holds 1,000: one point at stake 1,000
+        made = page.request.post(
+            base + "/api/tables",
+            data={"game": "matgo", "stake": 1000,
+                  "seats": [{"kind": "human"}, {"kind": "bot", "level": "normal"}]},
+        )  # fmt: skip
+        assert made.ok, made.text()
+        page.goto(f"{base}/table/{made.json()['table']['id']}")
+        for _ in range(6):
+            page.wait_for_selector(".board[data-version]")
+            _play_one(page)
+            page.wait_for_selector("[data-testid=settlement]:not(.hidden)")
+            if page.locator("[data-testid=payments] li.minus").count():
+                break
+            # won or 나가리: back to holding 1,000 before the next deal
+            have = store.balance(eng, me["id"])
+            if have > 1000:
+                _lose(eng, me["id"], have - 1000)
+            page.click("#btn-next")
+            page.wait_for_selector("[data-testid=settlement]", state="hidden")
+        else:
+            raise AssertionError("the player lost none of 6 games")
+        paid = page.locator("[data-testid=payments] li.minus")
+        assert paid.locator(".all-in").count() == 1, paid.inner_text()
+        assert "올인" in paid.inner_text() and "−1,000" in paid.inner_text()
+        after = page.inner_text("[data-testid=money-after]")
+        assert after == "보유 머니 0 · 올인", after
+        assert store.balance(eng, me["id"]) == 0
+        _shot(page, "money-all-in-settlement.png")
+    finally:
+        page.close()
+        ctx.close()
