@@ -235,7 +235,7 @@ def set_limit(
     t = now or datetime.now(UTC)
     with eng.begin() as c:
         c.execute(  # one setting at a time per player (SQLite has one writer)
-            sa.select(db.users.c.id).where(db.users.c.id == user_id).with_for_update()
+            sa.select(db.users.c.id).where(db.users.c.id == user_id).with_for_update(key_share=True)
         )
         current, _ = _limit(_rows(c, user_id), kind, t)
         c.execute(  # a setting still waiting is replaced by this one
