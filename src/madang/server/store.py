@@ -299,10 +299,11 @@ def create_table(
     row's lock (:func:`sitting_at`); else :class:`TooManyTables` and nothing is made.
     With ``money_rules`` they must also hold the table's entry minimum free and be within
     their self-care limits (:func:`madang.server.money.admit`), else its error."""
+    people: set[int] = set()
+    if tables_per_user is not None or money_rules is not None:
+        people = {s["user_id"] for s in seats if s["kind"] == "human" and s.get("user_id")}
     with eng.begin() as c:
-        for uid in sorted(
-            {s["user_id"] for s in seats if s["kind"] == "human" and s.get("user_id")}
-        ):
+        for uid in sorted(people):
             if tables_per_user is not None:
                 _check_sitting(c, uid, tables_per_user)
             if money_rules is not None:
