@@ -4,6 +4,8 @@ settlement, and migration 0007."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -269,7 +271,7 @@ def test_all_in_splits_among_several_winners(db_url: str) -> None:
     eng.dispose()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     holdings=st.lists(st.integers(0, 2_000), min_size=4, max_size=4),
     bots=st.lists(st.booleans(), min_size=4, max_size=4),
@@ -287,11 +289,10 @@ def test_every_game_sums_to_zero_with_all_in(
     """Any payments among people and bots: each game's ledger sums to zero, nobody pays
     more than they owe, a person pays exactly min(what they hold, what they owe), no
     person ends below zero, and the result's money says the same as the ledger."""
-    eng = make_engine("sqlite://")
-    migrate(eng)
+    eng = _shared_engine()  # migrated once: each example has players of its own
     users = [
-        store.create_user(eng, f"{'bot' if bot else 'p'}{i}", None, bot=bot, start=h)
-        for i, (h, bot) in enumerate(zip(holdings, bots, strict=True))
+        store.create_user(eng, f"{'bot' if bot else 'p'}{next(_NAMES)}", None, bot=bot, start=h)
+        for h, bot in zip(holdings, bots, strict=True)
     ]
     pays = [(f, t, pts, "t") for f, t, pts in payments]
     gid, result = _settle(eng, users, pays, game="mahjong", stake=stake)
@@ -309,7 +310,16 @@ def test_every_game_sums_to_zero_with_all_in(
     for p in result["payments"]:
         assert 0 <= p["amount"] <= p["points"] * stake
         assert p.get("all_in", False) == (p["amount"] < p["points"] * stake)
-    eng.dispose()
+
+
+_NAMES = itertools.count()
+
+
+@functools.cache
+def _shared_engine() -> Any:
+    eng = make_engine("sqlite://")
+    migrate(eng)
+    return eng
 
 
 # ---------------------------------------------------------------------- migration 0007

@@ -187,17 +187,16 @@ def settle(
             if amount < p["amount"]:
                 p["owed"], p["amount"], p["all_in"] = p["amount"], amount, True
                 cut.add(uid)
-    net = dict.fromkeys(ids, 0)
+    net = [0] * len(players)
     for p in pays:
-        payer, payee = players[p["from"]], players[p["to"]]
-        if payer != payee:
-            net[payer] -= p["amount"]
-            net[payee] += p["amount"]
+        if players[p["from"]] != players[p["to"]]:  # else nothing changes hands
+            net[p["from"]] -= p["amount"]
+            net[p["to"]] += p["amount"]
     out: dict[str, dict[str, Any]] = {}
     for seat, uid in enumerate(players):
-        entry: dict[str, Any] = {"net": net[uid], "all_in": uid in cut}
-        if uid in before:
-            entry["balance"] = before[uid] + net[uid]
+        entry: dict[str, Any] = {"net": net[seat], "all_in": uid in cut}
+        if uid in before:  # a person holds one seat
+            entry["balance"] = before[uid] + net[seat]
         out[str(seat)] = entry
     return out
 
