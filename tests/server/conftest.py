@@ -46,6 +46,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return PG_URL
 
 
+START = ServerConfig().money_start
+"""The game money a new account (or guest) starts with."""
+
 DEAL_SEED = 100
 """Tables deal from seeds 101, 102, … (``ServerConfig.deal_seed``), so the app tests are
 deterministic: a random deal may end at once (총통, 나가리) and leave no turn to play,

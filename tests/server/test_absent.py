@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import play_out, recv_until, register, use_session
+from tests.server.conftest import START, play_out, recv_until, register, use_session
 
 TWO_PEOPLE = {"game": "matgo", "stake": 10, "seats": [{"kind": "human"}, {"kind": "human"}]}
 
@@ -41,9 +41,9 @@ def untouched(c: TestClient, token: str) -> None:
     """The player of ``token`` played no game and paid nothing."""
     use_session(c, token)
     me = c.get("/api/me").json()
-    assert me["balance"] == 0, me
+    assert me["balance"] == START, me
     assert all(r["games"] == 0 and r["rating"] == 1500 for r in me["ratings"].values()), me
-    assert c.get("/api/ledger").json()["entries"] == []
+    assert [e["reason"] for e in c.get("/api/ledger").json()["entries"]] == ["start"]
     assert c.get("/api/games").json()["games"] == []
 
 
@@ -128,7 +128,7 @@ def test_a_person_away_between_games_is_not_dealt_the_next(
     games = c.get("/api/games").json()["games"]
     assert [g["id"] for g in games] == [result["game_id"]]
     theirs = sum(p["amount"] * ((p["to"] == 1) - (p["from"] == 1)) for p in result["payments"])
-    assert c.get("/api/me").json()["balance"] == theirs
+    assert c.get("/api/me").json()["balance"] == START + theirs
 
 
 def test_leaving_mid_game_still_pays(make_client: Callable[..., TestClient]) -> None:
@@ -149,6 +149,9 @@ def test_leaving_mid_game_still_pays(make_client: Callable[..., TestClient]) -> 
     use_session(c, other)
     assert [g["id"] for g in c.get("/api/games").json()["games"]] == [result["game_id"]]
     theirs = sum(p["amount"] * ((p["to"] == 1) - (p["from"] == 1)) for p in result["payments"])
-    assert c.get("/api/me").json()["balance"] == theirs
+    assert c.get("/api/me").json()["balance"] == START + theirs
+    assert result["money"]["1"] == {"net": theirs, "all_in": False, "balance": START + theirs}
+    entries = c.get("/api/ledger").json()["entries"]  # the leaver's own ledger says it too
+    assert sum(e["amount"] for e in entries if e["game_id"] == result["game_id"]) == theirs
     if result["winner"] is not None:
         assert c.get("/api/me").json()["ratings"]["matgo"]["games"] == 1

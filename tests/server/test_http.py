@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import recv_until, register, use_session
+from tests.server.conftest import START, recv_until, register, use_session
 
 
 def error_code(r: object) -> str:
@@ -20,7 +20,7 @@ def test_register_login_logout(client: TestClient) -> None:
     cookie = client.cookies.get("madang_session")
     assert cookie
     me = client.get("/api/me").json()
-    assert me["balance"] == 0 and me["ratings"]["matgo"]["rating"] == 1500
+    assert me["balance"] == START and me["ratings"]["matgo"]["rating"] == 1500
     assert client.post("/api/logout").json() == {"ok": True}
     client.cookies.clear()
     assert error_code(client.get("/api/me")) == "unauthorized"
@@ -34,7 +34,7 @@ def test_session_answers_without_a_401(client: TestClient) -> None:
     assert client.get("/api/session").json() == {"user": None}
     register(client)
     got = client.get("/api/session").json()
-    assert got["user"]["username"] == "minsu" and got["balance"] == 0
+    assert got["user"]["username"] == "minsu" and got["balance"] == START
 
 
 def test_old_session_dies_on_logout(client: TestClient) -> None:

@@ -195,7 +195,8 @@ async def run_games(
     eng = make_engine("sqlite://")
     migrate(eng)
     seats = SEATS_OF[game]
-    users = [store.create_user(eng, f"user{i}", None) for i in range(seats)]
+    # game money enough for every deal (a person below the entry minimum is dealt none)
+    users = [store.create_user(eng, f"user{i}", None, start=10**6) for i in range(seats)]
     config = ServerConfig(
         bot_delay=0.0, next_game_seconds=30.0, claim_seconds=CLAIM_SECONDS,
         claim_decision_seconds=1.0,

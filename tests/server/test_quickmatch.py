@@ -225,3 +225,19 @@ def test_a_request_whose_connection_closes_leaves_the_queue(db_url: str) -> None
         # and they may queue again
         code, got = call(live, "/api/quick/cancel", {}, a)
         assert (code, got) == (200, {"cancelled": False})
+
+
+def test_money_and_self_care_are_checked_before_the_queue(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Nobody waits for a table they could not sit at: a stake whose entry minimum is
+    more than the player holds, or a self-exclusion, is refused at the request."""
+    client = make_client(quick_fill_seconds=0.0, money_start=50_000, entry_multiple=100)
+    assert client.post("/api/guest").status_code == 201
+    r = client.post("/api/quick", json={"game": "matgo", "stake": 1000})  # needs 100,000
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "not_enough_money")
+    assert client.get("/api/quick").json()["queued"] is None
+    assert client.post("/api/selfcare/exclude", json={"months": 3}).status_code == 200
+    r = client.post("/api/quick", json={"game": "matgo", "stake": 1})
+    assert (r.status_code, r.json()["error"]["code"]) == (403, "self_excluded")
+    assert client.get("/api/tables").json()["tables"] == []

@@ -60,10 +60,10 @@ def test_the_week_ranks_money_won_of_players_with_enough_games(
     client = make_client(rank_min_games=2)
     eng = make_engine(db_url)
     try:
-        ace = store.create_user(eng, "ace", None)["id"]
-        bob = store.create_user(eng, "bob", None)["id"]
-        new = store.create_user(eng, "newbie", None)["id"]
-        ghost = store.create_user(eng, "guest-x1", None, guest=True)["id"]
+        ace = store.create_user(eng, "ace", None, start=100_000)["id"]
+        bob = store.create_user(eng, "bob", None, start=100_000)["id"]
+        new = store.create_user(eng, "newbie", None, start=100_000)["id"]
+        ghost = store.create_user(eng, "guest-x1", None, guest=True, start=100_000)["id"]
         # ace beats bob twice (7 and 3 points at 10), bob beats ace once (2 points)
         settle(eng, "matgo", [ace, bob], [(1, 0, 7, "score")])
         settle(eng, "matgo", [ace, bob], [(1, 0, 3, "score")])

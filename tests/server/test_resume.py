@@ -263,8 +263,9 @@ def test_a_game_stored_to_its_end_but_not_settled_settles_once_at_start(
 def _a_game_to_settle(
     eng: Any, stake: int, payment: tuple[int, int, int, str]
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """Two players at a Matgo game in play, and the arguments of its settlement."""
-    a, b = (store.create_user(eng, n, None) for n in ("ga", "gb"))
+    """Two players at a Matgo game in play, each holding 1,000, and the arguments of its
+    settlement."""
+    a, b = (store.create_user(eng, n, None, start=1000) for n in ("ga", "gb"))
     tid, _ = store.create_table(
         eng, game="matgo", preset="default", stake=stake, private=False, invite="x",
         seats=[], created_by=a["id"],
@@ -291,7 +292,7 @@ def test_settling_twice_pays_once() -> None:
     with pytest.raises(store.AlreadySettled) as e:
         store.finish_game(eng, **args)
     assert e.value.result == first
-    assert store.balance(eng, a["id"]) == 30 and store.balance(eng, b["id"]) == -30
+    assert store.balance(eng, a["id"]) == 1030 and store.balance(eng, b["id"]) == 970
 
 
 def test_a_table_whose_journal_does_not_replay_is_closed_unpaid_with_a_reason(
@@ -365,7 +366,8 @@ def test_settlements_racing_in_threads_pay_once(
     eng.dispose()
     eng = make_engine(db_url)
     assert sorted(got) == ["already"] * 7 + ["paid"]
-    assert store.balance(eng, a["id"]) == -35 and store.balance(eng, b["id"]) == 35
+    assert store.balance(eng, a["id"]) == 965 and store.balance(eng, b["id"]) == 1035
     with eng.connect() as c:
-        assert c.execute(sa.select(sa.func.count()).select_from(db.ledger)).scalar() == 2
+        games = sa.select(sa.func.count()).where(db.ledger.c.game_id.is_not(None))
+        assert c.execute(games).scalar() == 2
     eng.dispose()

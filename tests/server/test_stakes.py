@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.conftest import register, use_session
+from tests.server.conftest import START, register, use_session
 from tests.server.test_resume import _check_settled, stop_while_settling
 from tests.server.test_ws import MATGO_VS_BOT, hello, new_table
 
@@ -77,7 +77,7 @@ def test_options_past_their_bounds_make_no_table(client: TestClient, pan_value: 
 def test_a_table_whose_game_could_move_more_than_the_cap_is_refused(
     make_client: Callable[..., TestClient],
 ) -> None:
-    c = make_client(stakes=(1, 10**8))
+    c = make_client(stakes=(1, 10**8), money_start=10**11)
     register(c)
     big = {"stake": 10**8}
     for body in (
@@ -101,8 +101,10 @@ def _game_to_settle(
     eng: Any, stake: int, points: int, names: tuple[str, str] = ("ga", "gb")
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """Two players at a Matgo game in play at ``stake``; the arguments of a settlement
-    in which the second pays the first ``points``."""
-    a, b = (store.create_user(eng, n, None) for n in names)
+    in which the second, a bot (the house pays in full: no 올인), pays the first
+    ``points``."""
+    a = store.create_user(eng, names[0], None)
+    b = store.create_user(eng, names[1], None, bot=True)
     tid, _ = store.create_table(
         eng, game="matgo", preset="default", stake=stake, private=False, invite="x",
         seats=[], created_by=a["id"],
@@ -184,7 +186,7 @@ def test_migration_0005_widens_a_database_that_holds_games(db_url: str) -> None:
             ("ledger", "points"): "BIGINT",
         }
         assert columns[("tables", "stake")] == columns[("games", "stake")] == "BIGINT"
-    assert store.balance(eng, a["id"]) == 30
+    assert store.balance(eng, a["id"]) == 30 + 100_000  # 0007: the start on top of the net
     assert store.balance(eng, c["id"]) == (2**31 + 7) * 1000
     assert store.ledger_of(eng, d["id"], 10, None)[0]["points"] == -(2**31 + 7)
     eng.dispose()
@@ -222,7 +224,7 @@ def _assert_aborted(eng: Any, tid: int, game_id: int) -> None:
         table = conn.execute(sa.select(db.tables.c.status).where(db.tables.c.id == tid)).scalar()
     assert tuple(game) == ("aborted", "settlement failed")
     assert table == "closed"
-    assert _count(eng, db.ledger) == 0
+    assert _count(eng, db.ledger, db.ledger.c.game_id.is_not(None)) == 0
 
 
 def test_a_settlement_that_cannot_be_written_aborts_the_game_and_closes_the_table(
@@ -259,7 +261,7 @@ def test_a_settlement_that_cannot_be_written_aborts_the_game_and_closes_the_tabl
     assert any("could not be settled" in r.getMessage() for r in caplog.records)
     _until_forgotten(hub, tid)  # the closing is stored, then the table forgotten
     assert c.get(f"/api/tables/{tid}").json()["error"]["code"] == "not_found"
-    assert c.get("/api/me").json()["balance"] == 0
+    assert c.get("/api/me").json()["balance"] == START
     _assert_aborted(_engine(c), tid, game_id)
     c.__exit__(None, None, None)
     monkeypatch.undo()
@@ -289,7 +291,7 @@ def test_a_settlement_that_fails_again_at_start_is_aborted_once(
     use_session(c3, cookie)
     assert c3.app.state.hub.resumed_at_start == 0  # type: ignore[attr-defined]
     assert c3.get("/api/tables").json()["tables"] == []
-    assert c3.get("/api/me").json()["balance"] == 0
+    assert c3.get("/api/me").json()["balance"] == START
     _assert_aborted(_engine(c3), tid, game_id)
 
 
@@ -316,7 +318,7 @@ def test_a_table_made_before_the_bounds_is_closed_at_start(
     assert c2.app.state.hub.aborted_at_start == 1  # type: ignore[attr-defined]
     assert c2.get("/api/tables").json()["tables"] == []
     assert [g["status"] for g in c2.get("/api/games").json()["games"]] == ["aborted"]
-    assert c2.get("/api/me").json()["balance"] == 0
+    assert c2.get("/api/me").json()["balance"] == START
 
 
 def test_with_the_database_down_the_table_still_closes_and_the_next_start_settles(

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import DEAL_SEED, play_out, recv_until, register, use_session
+from tests.server.conftest import DEAL_SEED, START, play_out, recv_until, register, use_session
 
 from madang.server.games import make_session
 
@@ -54,9 +54,9 @@ def test_whole_matgo_game_settles_ledger_history_and_ratings(client: TestClient)
     assert last["view"]["over"] and last["prompt"] is None
     me = client.get("/api/me").json()
     mine = sum(p["amount"] * (1 if p["to"] == 0 else -1) for p in result["payments"])
-    assert me["balance"] == mine
+    assert me["balance"] == START + mine
     ledger = client.get("/api/ledger").json()
-    assert sum(e["amount"] for e in ledger["entries"]) == mine
+    assert sum(e["amount"] for e in ledger["entries"] if e["game_id"]) == mine
     games = client.get("/api/games").json()["games"]
     assert games[0]["id"] == result["game_id"] and games[0]["players"] == ["minsu", "bot-easy"]
     detail = client.get(f"/api/games/{result['game_id']}").json()

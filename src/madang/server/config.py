@@ -86,6 +86,20 @@ class ServerConfig:
     rank_min_games: int = 10
     """Rated games a player needs before the rankings list them (the ladder and the
     week's money): one lucky game does not put anyone at the top (U17)."""
+    money_start: int = 100_000
+    """Game money (never real money) a new account or guest starts with
+    (``docs/server.md``, Money)."""
+    refill_floor: int = 50_000
+    """The daily free refill: a bankroll below this is brought up to it, once a day."""
+    entry_multiple: int = 100
+    """A table's entry minimum is ``entry_multiple`` × its stake: sitting down with less
+    (free of what one's other open tables reserve) is refused (``not_enough_money``)."""
+    day_zone: str = "UTC"
+    """The time zone whose midnight starts a new day for the refill and the self-care
+    limits (an IANA name, e.g. ``Asia/Seoul``)."""
+    limit_cooloff_s: float = 86_400.0
+    """Self-care: raising or removing a limit takes effect only after this delay
+    (lowering one takes effect at once)."""
     max_body: int = 65536
     """Largest HTTP request body (bytes), enforced while it is read."""
     allowed_origins: tuple[str, ...] = ()

@@ -120,13 +120,35 @@ ledger = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False, index=True),
-    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id")),  # None: a grant (0007)
     sa.Column("amount", sa.BigInteger, nullable=False),
     sa.Column("points", sa.BigInteger, nullable=False),
     sa.Column("reason", sa.String(40), nullable=False),
     sa.Column("counterparty_id", sa.Integer, sa.ForeignKey("users.id")),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+refills = sa.Table(
+    "refills",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("day", sa.Date, primary_key=True),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The daily refills of game money: one per player and day (``madang.server.money``)."""
+
+self_limits = sa.Table(
+    "self_limits",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("value", sa.BigInteger),
+    sa.Column("set_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("effective_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The limits players set on themselves, as history (``madang.server.selfcare``)."""
 
 ratings = sa.Table(
     "ratings",

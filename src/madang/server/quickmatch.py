@@ -35,10 +35,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from madang.core.registry import spec as game_spec
-from madang.server import store
+from madang.server import money, store
 from madang.server.deps import body, bot_levels, hub_of, need_user
 from madang.server.games import games
 from madang.server.games import seats as seats_of
+from madang.server.money import MoneyRules
 from madang.server.room import Kind, Seat, too_many_tables
 from madang.server.schemas import body as documented
 from madang.server.stakes import check_table
@@ -132,6 +133,9 @@ class QuickMatch:
         limit = self.hub.config.tables_per_user
         if await self.hub.db(store.sitting_at, uid) >= limit:
             raise too_many_tables(limit)
+        why = await self.hub.db(money.may_sit, uid, stake, MoneyRules.of(self.hub.config))
+        if why is not None:  # a self-care limit, or too little money for the stake
+            raise why
         if uid in self.tickets:  # a second request raced this one past the read
             raise WireError("already_queued", "you are waiting for a quick match already")
         loop = asyncio.get_running_loop()
@@ -223,6 +227,12 @@ class QuickMatch:
         try:
             in_force = game_spec(game).rules("default", None)
             worth = check_table(game, in_force, stake)
+            rules = MoneyRules.of(self.hub.config)
+            for t in list(people):  # money or a limit changed while they waited
+                why = await self.hub.db(money.may_sit, t.user_id, stake, rules)
+                if why is not None:
+                    t.answer(why)
+                    people.remove(t)
             while people:
                 n = seats_of(game)
                 places = self.rng.sample(range(n), len(people))

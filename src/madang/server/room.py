@@ -35,6 +35,7 @@ from madang.server.fairdeal import FairDeal
 from madang.server.games import BotPlayer, Session, make_session
 from madang.server.journal import journal_of
 from madang.server.metrics import MOVE_SECONDS, MOVES
+from madang.server.money import MoneyRules, first_refusal
 from madang.server.pauses import ClaimPauses
 from madang.server.wire import WireError, wire_error
 
@@ -393,6 +394,7 @@ class Room:
             "rules": self.rules,
             "rules_in_force": self.rules_in_force,
             "stake": self.stake,
+            "entry": MoneyRules.of(self.config).entry(self.stake),
             "worth": self.worth,
             "private": self.private,
             "status": self.status,
@@ -677,11 +679,24 @@ class Room:
             seats,
             seating=seating,
             tables_per_user=None if seating is None else self.config.tables_per_user,
+            stake=self.stake,
+            money_rules=None if seating is None else MoneyRules.of(self.config),
         )
 
     # ------------------------------------------------------------------ games
 
     async def _start_game(self) -> None:
+        # every deal needs each person's entry minimum free and their self-care limits
+        # unreached: else the table closes, its last game finished (docs/server.md, Money)
+        people = [(s.user_id, s.username or "") for s in self._people() if s.user_id]
+        refused = await run_in_db(
+            self.engine, first_refusal, people, self.stake, MoneyRules.of(self.config),
+            self.table_id,
+        )  # fmt: skip
+        if refused is not None:
+            name, why = refused
+            await self._close(f"{name}: {why}", code=why.code)
+            return
         if self.session is None:
             self.session = make_session(self.game, self.preset, self.seed, self.rules)
         else:

@@ -21,6 +21,7 @@ from madang.server.deps import (
     new_session,
     with_cookie,
 )
+from madang.server.money import MoneyRules, bankroll
 from madang.server.schemas import body as documented
 from madang.server.wire import WireError
 
@@ -43,7 +44,7 @@ async def register(request: Request) -> Response:
     if me is not None and me["guest"]:
         user = await hub.db(store.upgrade_guest, me["id"], name, hashed)
     else:
-        user = await hub.db(store.create_user, name, hashed)
+        user = await hub.db(store.create_user, name, hashed, start=hub.config.money_start)
     token = await new_session(request, user["id"])
     device = await hub.db(store.create_device, user["id"])
     return with_cookie(
@@ -124,7 +125,11 @@ async def guest(request: Request) -> Response:
     for _ in range(5):
         try:
             user = await hub.db(
-                store.create_user, f"guest-{secrets.token_hex(3)}", None, guest=True
+                store.create_user,
+                f"guest-{secrets.token_hex(3)}",
+                None,
+                guest=True,
+                start=hub.config.money_start,
             )
             break
         except store.NameTaken:
@@ -150,8 +155,10 @@ async def session(request: Request) -> dict[str, Any]:
 async def me(request: Request) -> dict[str, Any]:
     hub = hub_of(request)
     user = await need_user(request)
+    wallet = await hub.db(bankroll, user["id"], MoneyRules.of(hub.config))
     return {
         "user": user,
-        "balance": await hub.db(store.balance, user["id"]),
+        "balance": wallet["balance"],
+        "money": wallet,
         "ratings": await hub.db(store.ratings_of, user["id"]),
     }

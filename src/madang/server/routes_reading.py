@@ -26,6 +26,13 @@ async def get_config(request: Request) -> dict[str, Any]:
         "games": {g: {"seats": seats_of(g), "presets": presets(g)} for g in games()},
         "bot_levels": bot_levels(),
         "stakes": list(config.stakes),
+        "money": {
+            "start": config.money_start,
+            "refill_floor": config.refill_floor,
+            "entry_multiple": config.entry_multiple,
+            "day_zone": config.day_zone,
+            "limit_cooloff_s": config.limit_cooloff_s,
+        },
         "timers": {
             "turn_seconds": config.turn_seconds,
             "grace_seconds": config.grace_seconds,

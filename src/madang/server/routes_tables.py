@@ -15,6 +15,7 @@ from madang.server.cluster import RemoteTable
 from madang.server.deps import Hub, body, bot_levels, current_user, hub_of, need_user
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
+from madang.server.money import MoneyRules
 from madang.server.room import Join, Kind, Leave, Room, Seat, too_many_tables
 from madang.server.rules_catalogue import option_values
 from madang.server.schemas import body as documented
@@ -142,6 +143,7 @@ async def open_table(
         rules=rules,
         deal_seed=config.deal_seed,
         tables_per_user=config.tables_per_user,
+        money_rules=MoneyRules.of(config),
     )
     held = time.monotonic()
     for s in seats:

@@ -52,6 +52,19 @@ BODIES: dict[str, dict[str, Any]] = {
         "properties": {"game": {"type": "string"}, "stake": {"type": "integer"}},
         "required": ["game"],
     },
+    "limit": {
+        "type": "object",
+        "properties": {
+            "limit": {"type": "string", "enum": ["play_minutes", "loss"]},
+            "value": {"type": ["integer", "null"], "minimum": 1},
+        },
+        "required": ["limit", "value"],
+    },
+    "exclude": {
+        "type": "object",
+        "properties": {"months": {"type": "integer", "enum": [3, 6, 12]}},
+        "required": ["months"],
+    },
     "join": {
         "type": "object",
         "properties": {

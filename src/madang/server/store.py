@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from madang.core.registry import games, spec
-from madang.server import db
+from madang.server import db, money
 from madang.server.auth import name_key
 from madang.server.ratings import (
     START_RATING,
@@ -108,11 +108,14 @@ def create_user(
     *,
     guest: bool = False,
     bot: bool = False,
+    start: int = 0,
 ) -> dict[str, Any]:
-    """Insert a user; a taken name (or one that looks like a taken one) raises
-    :class:`NameTaken`."""
+    """Insert a user with ``start`` game money (a ``start`` row of the ledger; never for
+    a bot: the bots are the house); a taken name (or one that looks like a taken one)
+    raises :class:`NameTaken`."""
     try:
         with eng.begin() as c:
+            t = now()
             uid = c.execute(
                 sa.insert(db.users).values(
                     username=username,
@@ -120,9 +123,11 @@ def create_user(
                     password_hash=password_hash,
                     is_guest=guest,
                     is_bot=bot,
-                    created_at=now(),
+                    created_at=t,
                 )
             ).inserted_primary_key[0]  # type: ignore[index]
+            if start > 0 and not bot:
+                money.grant(c, uid, start, "start", t)
     except IntegrityError:
         raise NameTaken(username) from None
     return {"id": uid, "username": username, "guest": guest, "bot": bot}
@@ -282,6 +287,7 @@ def create_table(
     rules: dict[str, Any] | None = None,
     deal_seed: int | None = None,
     tables_per_user: int | None = None,
+    money_rules: money.MoneyRules | None = None,
 ) -> tuple[int, int]:
     """Insert a table row with the options changed from its preset (``rules``) and its
     seed: ``deal_seed`` plus the table's id (reproducible deals, for tests), else 64
@@ -290,13 +296,18 @@ def create_table(
 
     With ``tables_per_user``, the people seated in ``seats`` (the creator) must each sit
     at fewer open tables than that, counted in the same transaction under their user
-    row's lock (:func:`sitting_at`); else :class:`TooManyTables` and nothing is made."""
+    row's lock (:func:`sitting_at`); else :class:`TooManyTables` and nothing is made.
+    With ``money_rules`` they must also hold the table's entry minimum free and be within
+    their self-care limits (:func:`madang.server.money.admit`), else its error."""
+    people: set[int] = set()
+    if tables_per_user is not None or money_rules is not None:
+        people = {s["user_id"] for s in seats if s["kind"] == "human" and s.get("user_id")}
     with eng.begin() as c:
-        if tables_per_user is not None:
-            for uid in sorted(
-                {s["user_id"] for s in seats if s["kind"] == "human" and s.get("user_id")}
-            ):
+        for uid in sorted(people):
+            if tables_per_user is not None:
                 _check_sitting(c, uid, tables_per_user)
+            if money_rules is not None:
+                money.admit(c, uid, stake, money_rules, None)
         tid = int(
             c.execute(
                 sa.insert(db.tables).values(
@@ -318,25 +329,10 @@ def create_table(
     return tid, seed
 
 
-def _seated(user_id: int) -> sa.ColumnElement[bool]:
-    """A table row's condition: ``user_id`` holds one of its seats and has not left it."""
-    most = max(spec(g).seats for g in games())
-    held = []
-    for i in range(most):
-        seat = db.tables.c.seats[i]
-        held.append(
-            sa.and_(
-                seat["user_id"].as_integer() == user_id,
-                sa.func.coalesce(seat["left"].as_boolean(), sa.false()) == sa.false(),
-            )
-        )
-    return sa.or_(*held)
-
-
 def sitting_at(eng: Engine | Connection, user_id: int) -> int:
     """How many open tables (not ``closed``) ``user_id`` holds a seat at and has not
     left (a table they left, that bots play to its end, does not count)."""
-    q = sa.select(sa.func.count()).where(db.tables.c.status != "closed", _seated(user_id))
+    q = sa.select(sa.func.count()).where(db.tables.c.status != "closed", money.holds_seat(user_id))
     if isinstance(eng, Connection):
         return int(eng.execute(q).scalar() or 0)
     with eng.connect() as c:
@@ -363,17 +359,23 @@ def update_table(
     *,
     seating: int | None = None,
     tables_per_user: int | None = None,
+    stake: int = 0,
+    money_rules: money.MoneyRules | None = None,
 ) -> None:
     """Store a table's status and seats. ``seating``: the person who takes a seat by
     this write; with ``tables_per_user`` they must sit at fewer open tables than that
     (checked in this transaction under their row's lock), else :class:`TooManyTables`
-    and nothing is written."""
+    and nothing is written; with ``money_rules`` they must hold the entry minimum of
+    the table's ``stake`` free and be within their self-care limits
+    (:func:`madang.server.money.admit`), else its error and nothing is written."""
     values: dict[str, Any] = {"status": status, "seats": seats}
     if status == "closed":
         values["closed_at"] = now()
     with eng.begin() as c:
         if seating is not None and tables_per_user is not None:
             _check_sitting(c, seating, tables_per_user)
+        if seating is not None and money_rules is not None:
+            money.admit(c, seating, stake, money_rules, table_id)
         c.execute(sa.update(db.tables).where(db.tables.c.id == table_id).values(**values))
 
 
@@ -591,9 +593,11 @@ def finish_game(
     match_scores: Sequence[int] | None,
 ) -> dict[str, Any]:
     """Settle a finished game in ONE transaction: the record and result, a ledger row
-    per payment side (points × stake), and the ratings. Returns the result sent to the
-    players (payments with amounts, rating changes per seat). A payment past
-    :data:`AMOUNT_LIMIT` raises :class:`SettlementError`, and nothing is written."""
+    per payment side (points × stake, cut to what a person holds: 올인,
+    :func:`madang.server.money.settle`), and the ratings. Returns the result sent to the
+    players (payments with amounts, each seat's money, rating changes per seat). A
+    payment past :data:`AMOUNT_LIMIT` raises :class:`SettlementError`, and nothing is
+    written."""
     t = now()
     pays: list[dict[str, Any]] = [
         {"from": f, "to": to, "points": pts, "amount": pts * stake, "reason": r}
@@ -621,6 +625,7 @@ def finish_game(
         if not c.execute(_CLAIM_SETTLEMENT, {"gid": game_id}).rowcount:
             done = c.execute(sa.select(db.games.c.result).where(db.games.c.id == game_id))
             raise AlreadySettled(game_id, done.scalar())
+        result["money"] = money.settle(c, players, pays)
         rows = []
         for p in pays:
             payer, payee = players[p["from"]], players[p["to"]]

@@ -53,6 +53,12 @@ STATUS: dict[str, int] = {
     "settlement_failed": 500,
     "bad_entropy": 400,
     "entropy_closed": 409,
+    "not_enough_money": 409,
+    "already_refilled": 409,
+    "refill_above_floor": 409,
+    "self_excluded": 403,
+    "play_time_limit": 403,
+    "loss_limit": 403,
 }
 
 

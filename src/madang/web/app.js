@@ -45,7 +45,11 @@ function renderWho(me) {
           displayName(u.username),
           u.guest ? ` ${t("who.guest")}` : "",
         ),
-        h("span.balance", { "data-testid": "balance" }, t("who.points", { n: me.balance ?? 0 })),
+        h(
+          "span.balance",
+          { "data-testid": "balance" },
+          t("who.money", { n: (me.balance ?? 0).toLocaleString("ko-KR") }),
+        ),
         // A guest may register and keep its record (D17).
         u.guest ? h("a#nav-register", { href: "/login", "data-nav": "" }, t("who.register")) : null,
         h(

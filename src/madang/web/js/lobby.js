@@ -1,6 +1,7 @@
 // Lobby pages: sign in, tables (list, create, join, spectate), leaderboard, my ledger.
 import { api, getMe } from "./api.js";
 import { displayName, errorText, payReason, presetDesc, presetName, t } from "./i18n.js";
+import { money, moneyPanel, selfcarePanel } from "./money.js";
 import { distinctPresets, rulesBox, rulesCatalogue, rulesForm } from "./rules.js";
 import { leftTables } from "./table.js";
 import { clear, fmtAmount, fmtTime, go, h, link, toast } from "./util.js";
@@ -133,6 +134,13 @@ function tableRow(t_, me, left, rules) {
       `#${t_.id} ${t(`game.${t_.game}`)}`,
       h("span.tag", { title: presetDesc(t_.game, t_.preset) }, presetName(t_.game, t_.preset)),
       h("span.tag", {}, t("lobby.stake_tag", { n: t_.stake })),
+      t_.entry
+        ? h(
+            "span.tag.entry",
+            { dataset: { entry: t_.entry } },
+            t("lobby.entry_tag", { n: money(t_.entry) }),
+          )
+        : null,
       h(`span.tag.${t_.status}`, {}, t(`status.${t_.status}`)),
       seatedHere && !mine ? h("span.tag", {}, t("lobby.left")) : null,
     ),
@@ -152,7 +160,7 @@ function tableRow(t_, me, left, rules) {
   );
 }
 
-function createForm(config, rules, onCreated) {
+function createForm(config, rules, me, onCreated) {
   const games = Object.keys(config.games);
   const game = h(
     "select#new-game",
@@ -166,6 +174,20 @@ function createForm(config, rules, onCreated) {
     { name: "stake" },
     config.stakes.map((s) => h("option", { value: s }, `${s}`)),
   );
+  // what a table at this stake needs to sit down (the server checks it: not_enough_money)
+  const entryHint = h("p.entry-hint#entry-hint", { "aria-live": "polite" });
+  const showEntry = () => {
+    const m = config.money?.entry_multiple;
+    entryHint.textContent = m
+      ? t("lobby.entry_hint", {
+          n: money(+stake.value * m),
+          m,
+          free: money(me?.money?.free ?? me?.balance),
+        })
+      : "";
+  };
+  stake.addEventListener("change", showEntry);
+  showEntry();
   const priv = h("input#new-private", { type: "checkbox" });
   const seatsBox = h("div.seat-choices");
   const levels = config.bot_levels;
@@ -240,6 +262,7 @@ function createForm(config, rules, onCreated) {
       h("label", {}, t("lobby.stake"), stake),
       h("label.check", {}, priv, t("lobby.private")),
     ),
+    entryHint,
     presetHelp,
     optionsBox,
     h("div.seats-label", {}, t("lobby.seats")),
@@ -416,7 +439,7 @@ export async function lobbyPage(root, me) {
         "section",
         {},
         quick.el,
-        createForm(config, rules, (res) => {
+        createForm(config, rules, me, (res) => {
           // A private table opens with its invite code; a public one needs none (D13).
           go(res.table.private ? res.invite_url : `/table/${res.table.id}`);
         }),
@@ -554,9 +577,10 @@ export async function leaderboardPage(root) {
 }
 
 export async function mePage(root, me) {
-  const [ledger, games] = await Promise.all([
+  const [ledger, games, config] = await Promise.all([
     api.get("/api/ledger?limit=50"),
     api.get("/api/games?limit=30"),
+    api.get("/api/config"),
   ]);
   const r = me.ratings || {};
   root.append(
@@ -567,7 +591,7 @@ export async function mePage(root, me) {
       h(
         "div.stat",
         {},
-        h("b#my-balance", {}, fmtAmount(ledger.balance)),
+        h("b#my-balance", {}, money(ledger.balance)),
         h("span", {}, t("me.balance")),
       ),
       r.matgo
@@ -587,6 +611,8 @@ export async function mePage(root, me) {
           )
         : null,
     ),
+    moneyPanel(),
+    selfcarePanel(config),
     h(
       "section.card-panel",
       {},
@@ -617,7 +643,7 @@ export async function mePage(root, me) {
                   "tr",
                   { dataset: { game: e.game_id } },
                   h("td", {}, fmtTime(e.at)),
-                  h("td", {}, link(`/replay/${e.game_id}`, `#${e.game_id}`)),
+                  h("td", {}, e.game_id ? link(`/replay/${e.game_id}`, `#${e.game_id}`) : "—"),
                   h("td", {}, displayName(e.counterparty || "")),
                   h("td", {}, payReason(e.reason, e.amount < 0)),
                   h("td", {}, e.points),

@@ -169,6 +169,9 @@ function askToJoin(root, table, rules) {
         },
         h("h2#join-title", {}, t("join.title", { id: table.id, game: t(`game.${table.game}`) })),
         h("p.join-stake", {}, t("join.stake", { stake: table.stake })),
+        table.entry
+          ? h("p.join-entry", {}, t("join.entry", { n: table.entry.toLocaleString("ko-KR") }))
+          : null,
         // what the game's other units are worth here (a mahjong 판), as the server says
         ...Object.entries(table.worth?.units || {}).map(([unit, w]) =>
           h(
@@ -486,11 +489,28 @@ export async function tablePage(root, tableId, invite, me) {
                         )
                       : "",
                     p.reason ? ` · ${payReason(p.reason, sign < 0, name(p.to))}` : "",
+                    // 올인: the loser paid all they held, less than the points were worth
+                    p.all_in
+                      ? h(
+                          "span.all-in",
+                          { title: t("table.all_in_owed", { paid: p.amount, owed: p.owed }) },
+                          ` ${t("table.all_in")}`,
+                        )
+                      : "",
                   );
                 }),
               ),
             ]
           : h("p", {}, t("table.no_payment")),
+        // this seat's money after the game (the server's figure), 올인 marked
+        st.seat !== null && r.money?.[st.seat]?.balance !== undefined
+          ? h(
+              "p.money-after",
+              { "data-testid": "money-after" },
+              t("table.money_line", { n: r.money[st.seat].balance.toLocaleString("ko-KR") }),
+              r.money[st.seat].all_in ? ` · ${t("table.all_in")}` : "",
+            )
+          : null,
         fairWatch.line(r),
         r.ratings && Object.keys(r.ratings).length
           ? h(
