@@ -135,7 +135,9 @@ class Cluster:
             time.sleep(0.2)
         assert {g.status for g in games} == {"finished"}
         with self.engine.connect() as c:
-            ledger = c.execute(sa.select(db.ledger)).all()
+            ledger = c.execute(  # the games' rows (not the start or refill grants)
+                sa.select(db.ledger).where(db.ledger.c.game_id.isnot(None))
+            ).all()
             seeds = dict(c.execute(sa.select(db.tables.c.id, db.tables.c.seed)).all())
             players_of = {}
             for r in c.execute(sa.select(db.game_players)).all():
