@@ -3,7 +3,8 @@
 lobby play it with no edit outside this file and its one registration line.
 
 Six cards, three pairs (``a1 a2 b1 b2 c1 c2``), three to each hand from a seeded
-shuffle. On its turn a player plays a card from its hand onto the floor; a card that
+shuffle. On its turn a player plays a card from its hand onto the floor (action id: the card's
+place in ``CARDS``; notation ``play a1``); a card that
 matches the floor's last card takes both (1 point). When the hands are empty the one
 with more points wins and is paid the difference.
 """
@@ -15,7 +16,7 @@ import random
 from typing import Any
 
 from madang.core.errors import IllegalActionError, InvalidActionError
-from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.core.game import GameSpec, Session, check_action, with_overrides
 
 CARDS = ("a1", "a2", "b1", "b2", "c1", "c2")
 
@@ -54,18 +55,15 @@ class PairsSession(Session):
     def question(self, seat: int) -> str:
         return "play"
 
-    def legal(self, seat: int) -> list[str]:
-        return [f"play {c}" for c in self.hands[seat]] if seat in self.pending() else []
+    def legal(self, seat: int) -> list[int]:
+        return [CARDS.index(c) for c in self.hands[seat]] if seat in self.pending() else []
 
-    def step(self, seat: int, move: str) -> list[Any]:
-        words = move.split() if isinstance(move, str) else []
-        if len(words) != 2 or words[0] != "play" or words[1] not in CARDS:
-            raise InvalidActionError(f"not a pairs move: {move!r}")
-        if seat not in self.pending() or words[1] not in self.hands[seat]:
-            raise IllegalActionError(f"{move} is not legal now")
-        card = words[1]
+    def step(self, seat: int, action: int) -> list[Any]:
+        card = CARDS[check_action(action, len(CARDS))]
+        if seat not in self.pending() or card not in self.hands[seat]:
+            raise IllegalActionError(f"play {card} is not legal now")
         self.hands[seat].remove(card)
-        self.moves.append(f"{seat} {move}")
+        self.moves.append(f"{seat} play {card}")
         events: list[Any] = [{"type": "play", "seat": seat, "card": card}]
         if self.floor and self.floor[-1][0] == card[0]:
             self.floor.pop()
@@ -76,19 +74,17 @@ class PairsSession(Session):
         self.turn = 1 - seat
         return events
 
-    def default_move(self, seat: int) -> str:
-        return self.legal(seat)[0]
+    def action_to_string(self, action: int) -> str:
+        return f"play {CARDS[check_action(action, len(CARDS))]}"
 
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
-        legal = self.legal(seat)
-        if bot.bot is None:
-            return self.default_move(seat)
-        choice = bot.bot.act(self.view(seat), list(legal), rng, bot.budget)
-        if choice not in legal:
-            if strict:
-                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
-            return self.default_move(seat)
-        return str(choice)
+    def string_to_action(self, text: str) -> int:
+        words = text.split() if isinstance(text, str) else []
+        if len(words) != 2 or words[0] != "play" or words[1] not in CARDS:
+            raise InvalidActionError(f"not a pairs move: {text!r}")
+        return CARDS.index(words[1])
+
+    def default_move(self, seat: int) -> int:
+        return self.legal(seat)[0]
 
     def resampled(self, seat: int | None, rng: random.Random) -> PairsSession:
         new = copy.deepcopy(self)
@@ -176,7 +172,7 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     out = [frame(None, s.start_events())]
     for m in record["moves"]:
         seat, move = m.split(" ", 1)
-        out.append(frame(m, s.step(int(seat), move)))
+        out.append(frame(m, s.step(int(seat), s.string_to_action(move))))
     return out
 
 

@@ -19,7 +19,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from madang.bots.base import Budget
 from madang.bots.mahjong_efficiency import EfficiencyBot
 from madang.core.errors import RecordError
 from madang.mahjong.engine import (
@@ -47,7 +46,7 @@ def _choose(state: HandState, seat: int, rng: random.Random) -> Action:
     bold = [a for a in legal if a.declare or a.verb in ("pon", "kan", "ankan", "kakan")]
     if bold and rng.random() < 0.8:
         return rng.choice(bold)
-    return BOT.act(view(state, seat), legal, rng, Budget())
+    return BOT.choose(view(state, seat), legal)
 
 
 def _check_world(g: HandState, seat: int, rng: random.Random) -> HandState | None:

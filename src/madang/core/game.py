@@ -2,15 +2,24 @@
 
 A game is registered (:mod:`madang.core.registry`) with a :class:`GameSpec`: its name,
 seats, presets, rating scheme and ruleset version, a factory of :class:`Session` (a
-match in progress at a table, one game or hand at a time, speaking move strings) and
-the replay frames of a finished game's record. The server's rooms and replays use only
+match in progress at a table, one game or hand at a time) and the replay frames of a
+finished game's record.
+
+An action is an int, one id space per game (the game's reinforcement-learning encoding
+numbers the same ids), from the engine up to bots, RL and the server's session; the move
+strings of the record notation exist only at the edges (records and the journal, the
+wire, the command line), through :meth:`Session.action_to_string` and
+:meth:`Session.string_to_action`. The server's rooms and replays use only
 this; each game implements it in its own package (``matgo/game.py``,
 ``mahjong/game.py``). A new game is one package and one registration.
 
 >>> from madang.core.registry import spec
 >>> s = spec("matgo").session("default", seed=1)
 >>> seat = s.pending()[0]
->>> ev = s.step(seat, s.legal(seat)[0])
+>>> action = s.legal(seat)[0]
+>>> s.string_to_action(s.action_to_string(action)) == action
+True
+>>> ev = s.step(seat, action)
 >>> s.version_events(ev, 1 - seat)[0]["type"]
 'play'
 """
@@ -24,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-__all__ = ["BotSeat", "GameSpec", "Session", "with_overrides"]
+__all__ = ["BotSeat", "GameSpec", "Session", "check_action", "with_overrides"]
 
 
 def with_overrides(base: Any, overrides: object) -> Any:
@@ -45,6 +54,26 @@ def with_overrides(base: Any, overrides: object) -> Any:
     if from_dict is None:
         raise RuleConfigError("this game has no rules options to change")
     return from_dict({**base.to_dict(), **overrides})
+
+
+def check_action(action: object, count: int) -> int:
+    """``action`` if it is an action id of a game with ``count`` of them, else an
+    InvalidActionError (a bool, a float or a string is not an id).
+
+    >>> check_action(3, 175)
+    3
+    >>> check_action("go", 175)
+    Traceback (most recent call last):
+    ...
+    madang.core.errors.InvalidActionError: an action is an int id, not str
+    """
+    from madang.core.errors import InvalidActionError
+
+    if not isinstance(action, int) or isinstance(action, bool):
+        raise InvalidActionError(f"an action is an int id, not {type(action).__name__}")
+    if not 0 <= action < count:
+        raise InvalidActionError(f"no action has id {action}")
+    return action
 
 
 class BotSeat(Protocol):
@@ -144,31 +173,59 @@ class Session(ABC):
         """What ``seat`` is asked."""
 
     @abstractmethod
-    def legal(self, seat: int) -> list[str]:
-        """The moves ``seat`` may send now."""
+    def legal(self, seat: int) -> list[int]:
+        """The action ids ``seat`` may take now."""
 
     @abstractmethod
-    def step(self, seat: int, move: str) -> list[Any]:
-        """Apply ``seat``'s move; return the raw events. Bad moves raise typed errors."""
+    def step(self, seat: int, action: int) -> list[Any]:
+        """Apply ``seat``'s action id; return the raw events. An id that is not one of
+        the game's raises InvalidActionError, one not legal now IllegalActionError;
+        either changes nothing."""
 
     @abstractmethod
-    def default_move(self, seat: int) -> str:
+    def action_to_string(self, action: int) -> str:
+        """The record notation of an action id (``go``, ``discard 3m``): the edges'
+        form (records, the journal, the wire, the command line)."""
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """The action id of a move in the record notation; malformed text (or not a
+        string) raises InvalidActionError."""
+
+    @abstractmethod
+    def default_move(self, seat: int) -> int:
         """The answer taken when ``seat``'s time runs out."""
 
-    @abstractmethod
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
-        """What a bot answers for ``seat``: it is given the seat's view and legal actions
-        (in the game's own action type), never the state. An answer that is not legal is
-        replaced by :meth:`default_move`, or with ``strict`` raises IllegalActionError."""
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> int:
+        """What a bot answers for ``seat``: it is given the seat's :meth:`view` and the
+        legal action ids, never the state. An answer that is not legal is replaced by
+        :meth:`default_move`, or with ``strict`` raises IllegalActionError."""
+        return self.bot_choice(seat, bot, rng, self.legal(seat), strict)
 
-    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+    def bot_choice(
+        self, seat: int, bot: BotSeat, rng: random.Random, legal: list[int], strict: bool = False
+    ) -> int:
+        """What ``bot`` picks for ``seat`` among ``legal`` (some of the seat's legal
+        action ids) from the seat's :meth:`view` (:meth:`bot_move`)."""
+        from madang.core.errors import IllegalActionError
+
+        if bot.bot is None or not legal:
+            return self.default_move(seat)
+        choice = bot.bot.act(self.view(seat), list(legal), rng, bot.budget)
+        if choice not in legal:
+            if strict:
+                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
+            return self.default_move(seat)
+        return int(choice)
+
+    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> int:
         """The answer played for a person whose time ran out at a table: what ``bot``
         answers for ``seat`` (:meth:`bot_move`: it sees only the seat's view), never
         simply the first legal move. A game may keep :meth:`default_move` for a question
         a timeout must not decide (Matgo's 고, a mahjong win or claim)."""
         return self.bot_move(seat, bot, rng)
 
-    def auto_move(self, seat: int) -> str | None:
+    def auto_move(self, seat: int) -> int | None:
         """The move ``seat`` makes by itself now, with nothing left to decide (a declared
         mahjong hand discarding a drawn tile it cannot win on), else None. The room plays
         it for a person after a short pause, as a portal does."""

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from madang.core.errors import IllegalActionError, InvalidActionError
-from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
 from madang.mahjong.rules import RULESET_VERSION
 
 __all__ = [
@@ -70,33 +70,46 @@ class MahjongSession(Session):
     def question(self, seat: int) -> str:
         return str(self.match.hand.phase)
 
-    def legal(self, seat: int) -> list[str]:
+    def legal(self, seat: int) -> list[int]:
         from madang.mahjong.engine import legal_actions
 
-        return [str(a) for a in legal_actions(self.match.hand, seat)]
+        return [a.code for a in legal_actions(self.match.hand, seat)]
 
-    def step(self, seat: int, move: str) -> list[Any]:
+    def step(self, seat: int, action: int) -> list[Any]:
         from madang.mahjong.engine import legal_actions, offered, step
-        from madang.mahjong.state import PHASE_DISCARD, Action
+        from madang.mahjong.state import ACTION_FORMS, PHASE_DISCARD, act
 
-        words = move.split()
-        if words and words[0].isdigit():
-            raise InvalidActionError("send the move without a seat number")
-        action = Action.parse(move, seat=seat)
+        check_action(action, len(ACTION_FORMS))
+        if not isinstance(seat, int) or not 0 <= seat < 4:
+            raise InvalidActionError(f"seat must be 0-3, not {seat!r}")
+        move = act(seat, *ACTION_FORMS[action])
         st = self.match.hand
         offer = None
         if (
             self.offers
             and st.phase == PHASE_DISCARD
-            and action.verb in ("discard", "kakan")
-            and action in legal_actions(st, seat)
+            and move.verb in ("discard", "kakan")
+            and move in legal_actions(st, seat)
         ):
-            offer = offered(st, action)
-        events = step(st, action)
+            offer = offered(st, move)
+        events = step(st, move)
         if offer is not None:
             self._offer = offer
             self.offering = True
         return events
+
+    def action_to_string(self, action: int) -> str:
+        from madang.mahjong.state import ACTION_FORMS, act
+
+        return str(act(0, *ACTION_FORMS[check_action(action, len(ACTION_FORMS))]))
+
+    def string_to_action(self, text: str) -> int:
+        from madang.mahjong.state import Action
+
+        words = text.split() if isinstance(text, str) else []
+        if words and words[0].isdigit():
+            raise InvalidActionError("send the move without a seat number")
+        return Action.parse(text, seat=0).code
 
     def window(self) -> list[int]:
         from madang.mahjong.state import PHASE_CLAIM, PHASE_ROB
@@ -114,17 +127,12 @@ class MahjongSession(Session):
             (now if e["type"] in _OFFER_NOW else later).append(e)
         return now, later
 
-    def default_move(self, seat: int) -> str:
+    def default_move(self, seat: int) -> int:
         from madang.mahjong.engine import default_action
 
-        return str(default_action(self.match.hand, seat))
+        return default_action(self.match.hand, seat).code
 
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
-        from madang.mahjong.engine import legal_actions
-
-        return self._bot_choice(seat, bot, rng, list(legal_actions(self.match.hand, seat)), strict)
-
-    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> int:
         """Never a claim, a kan or a declaration (the rules' defaults), and no win but a
         declared hand's: a seat under 엎어/불러 answers 쏘아 on its winning tile (올라 on
         its turn), since its hand cannot change (``docs/rules/mahjong.md``, Timeouts).
@@ -137,13 +145,14 @@ class MahjongSession(Session):
         if st.declared[seat]:
             wins = [a for a in legal_actions(st, seat) if a.verb in ("ron", "tsumo")]
             if wins:
-                return str(wins[0])
+                return wins[0].code
         if st.phase != PHASE_DISCARD:
             return self.default_move(seat)
-        discards = [a for a in legal_actions(st, seat) if a.verb == "discard" and not a.declare]
-        return self._bot_choice(seat, bot, rng, discards, False)
+        legal = legal_actions(st, seat)
+        discards = [a.code for a in legal if a.verb == "discard" and not a.declare]
+        return self.bot_choice(seat, bot, rng, discards)
 
-    def auto_move(self, seat: int) -> str | None:
+    def auto_move(self, seat: int) -> int | None:
         """A declared (엎어/불러) hand on its turn that cannot win on its drawn tile
         discards it: its only legal move."""
         from madang.mahjong.engine import legal_actions
@@ -155,25 +164,7 @@ class MahjongSession(Session):
         if not st.declared[seat]:
             return None
         legal = legal_actions(st, seat)
-        return str(legal[0]) if len(legal) == 1 and legal[0].verb == "discard" else None
-
-    def _bot_choice(
-        self, seat: int, bot: BotSeat, rng: random.Random, legal: list[Any], strict: bool
-    ) -> str:
-        """What ``bot`` picks for ``seat`` among ``legal`` (some of the seat's legal
-        actions), from the seat's view; the default answer should it pick another."""
-        from madang.mahjong.engine import default_action
-        from madang.mahjong.view import view
-
-        st = self.match.hand
-        if bot.bot is None or not legal:
-            return str(default_action(st, seat))
-        choice = bot.bot.act(view(st, seat), list(legal), rng, bot.budget)
-        if choice not in legal:
-            if strict:
-                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
-            return str(default_action(st, seat))
-        return str(choice)
+        return legal[0].code if len(legal) == 1 and legal[0].verb == "discard" else None
 
     def start_events(self) -> list[Any]:
         return list(self.match.hand.deal_events)

@@ -9,7 +9,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from madang.core.errors import IllegalActionError
-from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
 from madang.matgo.rules import RULESET_VERSION
 
 if TYPE_CHECKING:
@@ -55,19 +55,17 @@ class MatgoSession(Session):
     def question(self, seat: int) -> str:
         return self.match.game.phase.name.lower()
 
-    def legal(self, seat: int) -> list[str]:
-        from madang.matgo.actions import action_str
-
+    def legal(self, seat: int) -> list[int]:
         g = self.match.game
         if g.over or g.current != seat:
             return []
-        return [action_str(a) for a in g.legal_actions()]
+        return list(g.legal_actions())
 
-    def step(self, seat: int, move: str) -> list[Any]:
-        from madang.matgo.actions import parse_action
+    def step(self, seat: int, action: int) -> list[Any]:
+        from madang.matgo.actions import NUM_ACTIONS
 
         g = self.match.game
-        action = parse_action(move)
+        check_action(action, NUM_ACTIONS)
         if g.over:
             raise IllegalActionError("the game is over")
         if g.current != seat:
@@ -76,29 +74,20 @@ class MatgoSession(Session):
         self._version += 1
         return events
 
-    def default_move(self, seat: int) -> str:
+    def action_to_string(self, action: int) -> str:
         from madang.matgo.actions import action_str
 
-        return action_str(self.match.game.default_action())
+        return action_str(action)
 
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
-        from madang.matgo.actions import action_str
-        from madang.matgo.view import seat_view
+    def string_to_action(self, text: str) -> int:
+        from madang.matgo.actions import parse_action
 
-        g = self.match.game
-        legal = list(g.legal_actions())
-        if bot.bot is None:
-            return action_str(g.default_action())
-        # bots read views and never write them, so this one shares the public part
-        view = seat_view(self._public_view(), g, seat)
-        choice = bot.bot.act(view, list(legal), rng, bot.budget)
-        if choice not in legal:
-            if strict:
-                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
-            return action_str(g.default_action())
-        return action_str(choice)
+        return parse_action(text)
 
-    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+    def default_move(self, seat: int) -> int:
+        return self.match.game.default_action()
+
+    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> int:
         """The bot's card, pick or 국진 count; but 스톱 at 고/스톱 and stop at 총통 (the
         default answers): a timeout never raises the stakes for the player."""
         if self.question(seat) in _TIMEOUT_DEFAULTS:

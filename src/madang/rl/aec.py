@@ -146,7 +146,7 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         assert s is not None and action is not None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        s.step(self._seat(agent), self.encoding.move(int(action)))
+        s.step(self._seat(agent), int(action))
         if s.offering:  # a table's pause for the others to see the discard
             s.end_offer()
         self._pay()
@@ -159,7 +159,7 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         """The action ids ``agent`` may take now (empty if it is not asked)."""
         s = self.session
         assert s is not None
-        return [self.encoding.action_id(m) for m in s.legal(self._seat(agent))]
+        return s.legal(self._seat(agent))
 
     def observe(self, agent: str) -> ObsDict:
         s = self.session

@@ -84,7 +84,7 @@ def replay(session: Session, games: list[dict[str, Any]]) -> tuple[bool, FairDea
                 session.end_offer()  # the pause had ended before this move
                 offer = False
             try:
-                session.step(seat, m["move"])
+                session.step(seat, session.string_to_action(m["move"]))
             except MadangError as e:
                 raise ResumeError(f"game {g['id']}, move {n} ({m['move']!r}): {e}") from None
             offer = offer or session.offering

@@ -812,17 +812,21 @@ class Room:
             )
         if seat not in self._askable():
             raise WireError("illegal_action", "you have nothing to answer now")
+        try:
+            move = self.session.string_to_action(action)  # the wire's notation: an id
+        except MadangError as e:
+            raise wire_error(e) from None
         started = time.perf_counter()
         answering = self.offer_until is not None  # a claim window's answer
-        await self._apply(seat, action)
+        await self._apply(seat, move)
         if answering and self.offer_until is not None:
             self.held_timings.append(time.perf_counter() - started)
         else:
             MOVE_SECONDS.observe(time.perf_counter() - started)
 
-    async def _apply(self, seat: int, move: str, *, timed_out: bool = False) -> None:
-        """Play ``seat``'s move; ``timed_out``: the default answer when its time ran out
-        (its own stream's update says so in ``timeout``)."""
+    async def _apply(self, seat: int, move: int, *, timed_out: bool = False) -> None:
+        """Play ``seat``'s move (an action id); ``timed_out``: the default answer when its
+        time ran out (its own stream's update says so in ``timeout``)."""
         sess = self.session
         assert sess is not None
         offering = self.offer_until is not None
@@ -830,7 +834,7 @@ class Room:
             events = sess.step(seat, move)
         except MadangError as e:
             raise wire_error(e) from None
-        await self._journal(seat, move, timed_out)
+        await self._journal(seat, sess.action_to_string(move), timed_out)
         if offering or sess.offering:
             # A move offered for claims, or an answer to it: the table sees the offer
             # at once and what follows when the pause ends (docs/server.md, Claims).
@@ -1109,14 +1113,14 @@ class Room:
             s.bot = BotPlayer(self.game, s.level or "normal", self.config.bot_budget_s)
         return s.bot
 
-    async def _bot_move(self, seat: int) -> str:
+    async def _bot_move(self, seat: int) -> int:
         assert self.session is not None
         bot = self._seat_bot(seat)
         if bot.level == "hard":
             return await asyncio.to_thread(self.session.bot_move, seat, bot, self.rng)
         return self.session.bot_move(seat, bot, self.rng)
 
-    def _timeout_move(self, seat: int) -> str:
+    def _timeout_move(self, seat: int) -> int:
         """A person's time ran out: the move the seat's bot makes for it as the game lets
         a timeout choose (:meth:`Session.timeout_move`); the default answer should the
         bot fail, so that the table plays on."""
@@ -1205,7 +1209,7 @@ class Room:
         return {
             "seat": seat,
             "question": sess.question(seat),
-            "legal": sess.legal(seat),
+            "legal": [sess.action_to_string(a) for a in sess.legal(seat)],
             "deadline": self._epoch_ms(dl),
             "remaining_ms": max(0, int((dl - time.monotonic()) * 1000)),
         }
