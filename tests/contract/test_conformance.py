@@ -86,6 +86,8 @@ def check_views_leak_nothing(s: Session, rng: random.Random) -> int:
     for seat in (*range(n), None):
         world = s.resampled(seat, rng)
         assert world.view(seat) == s.view(seat), seat
+        # the help a table adds for a person leaks nothing either
+        assert world.annotate(world.view(seat), seat) == s.annotate(s.view(seat), seat), seat
         if seat is not None:
             assert world.legal(seat) == s.legal(seat)
         moved += any(world.view(o) != s.view(o) for o in range(n) if o != seat)

@@ -241,7 +241,15 @@ class Session(ABC):
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The engine's view of the current game for ``seat``."""
+        """What ``seat`` (``None``: a spectator) knows of the current game: the view bots
+        and RL get, with no help for a person (:meth:`annotate`)."""
+
+    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """``view`` (this session's :meth:`view` of ``seat`` now) with the help a person
+        reads beside it (Matgo's piles, 족보 progress, 박 warnings; mahjong's discard
+        help), added in place and returned. The table adds it to the views it sends to
+        people; bots and RL never pay for it. A game without help returns ``view``."""
+        return view
 
     @abstractmethod
     def payments(self) -> list[tuple[int, int, int, str]]:

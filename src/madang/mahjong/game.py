@@ -118,7 +118,10 @@ class MahjongSession(Session):
         return list(st.pending) if st.phase in (PHASE_CLAIM, PHASE_ROB) else []
 
     def offered_view(self, seat: int | None) -> dict[str, Any]:
-        return self._view_of(self._offer, seat) if self.offering else self.view(seat)
+        """The offer as the table shows it to a seat not asked (or a spectator), with
+        the discard help of that moment."""
+        st = self._offer if self.offering else self.match.hand
+        return self._help(self._view_of(st, seat), st, seat)
 
     def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
         now: list[Any] = []
@@ -177,10 +180,22 @@ class MahjongSession(Session):
     def view(self, seat: int | None) -> dict[str, Any]:
         return self._view_of(self.match.hand, seat)
 
+    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """The view with the seat's discard help
+        (:func:`madang.mahjong.view.discard_help`: on its turn, every discard that
+        leaves the hand ready, its waits, and 엎어/불러)."""
+        return self._help(view, self.match.hand, seat)
+
+    @staticmethod
+    def _help(view: dict[str, Any], st: Any, seat: int | None) -> dict[str, Any]:
+        from madang.mahjong.view import discard_help
+
+        view["help"] = discard_help(st, seat) if seat is not None else None
+        return view
+
     def _view_of(self, st: Any, seat: int | None) -> dict[str, Any]:
-        """The engine's view of ``st`` (the hand, or an offer of it) with the match and
-        the seat's discard help."""
-        from madang.mahjong.view import discard_help, view
+        """The engine's view of ``st`` (the hand, or an offer of it) with the match."""
+        from madang.mahjong.view import view
 
         v = view(st, seat)
         m = self.match
@@ -201,7 +216,6 @@ class MahjongSession(Session):
             "repeat": repeat,
             "rounds": m.rules.rounds,
         }
-        v["help"] = discard_help(st, seat) if seat is not None else None
         return v
 
     def payments(self) -> list[tuple[int, int, int, str]]:

@@ -122,6 +122,13 @@ class MatgoSession(Session):
         }
         return v
 
+    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """The view with :func:`madang.matgo.view.help_of` it (piles, progress, points,
+        warnings, multipliers in force)."""
+        from madang.matgo.view import annotate
+
+        return annotate(view)
+
     def payments(self) -> list[tuple[int, int, int, str]]:
         return [(f, t, p, r) for f, t, p, r in self.match.game.payments]
 
@@ -207,12 +214,12 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     from madang.matgo.cards import codes_of
     from madang.matgo.events import event_to_dict
     from madang.matgo.record import load_record
-    from madang.matgo.view import view
+    from madang.matgo.view import annotate, view
 
     state, moves = load_record(record)
 
     def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
-        v = view(state, None)
+        v = annotate(view(state, None))
         v["hands"] = [codes_of(state.hands[0]), codes_of(state.hands[1])]
         return {"move": move, "events": [event_to_dict(e) for e in events], "view": v}
 

@@ -1218,12 +1218,13 @@ class Room:
         return self.spectators if key == SPECTATORS else self.seats[key].conns
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees now: during an offer, the offer itself unless it is asked."""
+        """What ``seat`` sees now, with the help a person reads beside it (only people's
+        streams get views): during an offer, the offer itself unless it is asked."""
         sess = self.session
         assert sess is not None
         if self.offer_until is not None and (seat is None or seat not in sess.window()):
             return sess.offered_view(seat)
-        return sess.view(seat)
+        return sess.annotate(sess.view(seat), seat)
 
     def _broadcast(
         self,
