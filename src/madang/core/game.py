@@ -31,9 +31,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast, runtime_checkable
 
-__all__ = ["BotSeat", "GameSpec", "Session", "check_action", "with_overrides"]
+__all__ = ["BotSeat", "GameSpec", "Pacing", "Session", "check_action", "pacing", "with_overrides"]
 
 
 def with_overrides(base: Any, overrides: object) -> Any:
@@ -299,27 +299,51 @@ class Session(ABC):
         discards that others win on); None where the game has no such thing."""
         return None
 
-    # An offer is the pause after a move that others may claim (a mahjong discard or
-    # 가깡): the room shows it for the same time whether or not anyone was asked, and
-    # shows the seats that were not asked the same content either way. Games without
-    # claims never offer.
 
-    offering: bool = False
+@runtime_checkable
+class Pacing(Protocol):
+    """The optional hook of a game whose moves others may claim in private (a mahjong
+    discard or 가깡): the *offer*, the pause after such a move. The room shows it for
+    the same time whether or not anyone was asked, and shows the seats that were not
+    asked the same content either way. A session that implements these members is
+    paced (:func:`pacing`); the room asks nothing of the others, which never offer."""
+
+    offering: bool
     """Whether the last step made an offer (until :meth:`end_offer`)."""
 
     def window(self) -> list[int]:
         """The seats answering a private question now (a claim window), else []."""
-        return []
+        ...
 
     def offered_view(self, seat: int | None) -> dict[str, Any]:
-        """The view during an offer of a seat that is not answering it (or a spectator)."""
-        return self.view(seat)
+        """The view during an offer of a seat that is not answering it (or a spectator),
+        as the table shows it to a person (its help added, :meth:`Session.annotate`)."""
+        ...
 
     def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
         """The events of a step during an offer: those shown now (the offered move, the
         private questions and answers) and those shown when the offer ends."""
-        return events, []
+        ...
 
     def end_offer(self) -> None:
         """The offer's pause is over."""
-        self.offering = False
+        ...
+
+
+def pacing(session: Session) -> Pacing | None:
+    """``session`` as a :class:`Pacing` game, or None where its game never offers.
+
+    >>> from madang.core.registry import spec
+    >>> pacing(spec("matgo").session("default", 1)) is None
+    True
+    >>> pacing(spec("mahjong").session("default", 1)) is not None
+    True
+    """
+    kind = type(session)
+    paced = _PACED.get(kind)
+    if paced is None:  # isinstance on a runtime protocol is slow: once per class
+        paced = _PACED[kind] = isinstance(session, Pacing)
+    return cast(Pacing, session) if paced else None
+
+
+_PACED: dict[type, bool] = {}

@@ -28,9 +28,12 @@ __all__ = [
 class MahjongSession(Session):
     """Mahjong hands in series; a new match (from a fresh seed) after the last hand.
 
-    ``offers``: whether a discard or 가깡 makes an offer (the room's pause; see
-    :class:`~madang.core.game.Session`); the arena's sessions make none.
+    ``offers``: whether a discard or 가깡 makes an offer (the room's pause: the session
+    is :class:`~madang.core.game.Pacing`); the arena's sessions make none.
     """
+
+    offering: bool = False
+    """Whether the last step made an offer (until :meth:`end_offer`)."""
 
     def __init__(
         self, rules: Any, seed: int | None, *, first_seed: int | None = None, offers: bool = True
@@ -129,6 +132,9 @@ class MahjongSession(Session):
         for e in events:
             (now if e["type"] in _OFFER_NOW else later).append(e)
         return now, later
+
+    def end_offer(self) -> None:
+        self.offering = False
 
     def default_move(self, seat: int) -> int:
         from madang.mahjong.engine import default_action

@@ -36,7 +36,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from madang.core.game import Session
+from madang.core.game import Session, pacing
 from madang.core.registry import spec
 from madang.rl.encoding import Encoding, load_encoding
 
@@ -147,8 +147,9 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         s.step(self._seat(agent), int(action))
-        if s.offering:  # a table's pause for the others to see the discard
-            s.end_offer()
+        pace = pacing(s)  # a table's pause for the others to see the discard
+        if pace is not None and pace.offering:
+            pace.end_offer()
         self._pay()
         self._select()
         self._accumulate_rewards()

@@ -43,6 +43,7 @@ import numpy as np
 import pyspiel
 
 from madang.core.errors import RecordError
+from madang.core.game import pacing
 from madang.core.registry import games, spec
 from madang.rl.encoding import Encoding, load_encoding
 
@@ -164,8 +165,9 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
             return
         s = self.session
         s.step(s.pending()[0], int(action))
-        if s.offering:
-            s.end_offer()
+        pace = pacing(s)
+        if pace is not None and pace.offering:
+            pace.end_offer()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:

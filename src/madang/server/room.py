@@ -32,7 +32,7 @@ from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.fairdeal import FairDeal
-from madang.server.games import BotPlayer, Session, make_session
+from madang.server.games import BotPlayer, Pacing, Session, make_session, pacing
 from madang.server.journal import journal_of
 from madang.server.metrics import MOVE_SECONDS, MOVES
 from madang.server.pauses import ClaimPauses
@@ -780,8 +780,16 @@ class Room:
         """The seats that may answer now: during an offer only those asked to claim."""
         assert self.session is not None
         if self.offer_until is not None:
-            return self.session.window()
+            return self._pacing().window()
         return self.session.pending()
+
+    def _pacing(self) -> Pacing:
+        """The session's offer hook (:class:`~madang.core.game.Pacing`): there is an offer
+        only in a game that has one."""
+        assert self.session is not None
+        pace = pacing(self.session)
+        assert pace is not None, "an offer in a game that never offers"
+        return pace
 
     def _ask(self, actor: int | None) -> None:
         """Start the timers of the seats newly asked (and of the seat that just acted).
@@ -835,13 +843,14 @@ class Room:
         except MadangError as e:
             raise wire_error(e) from None
         await self._journal(seat, sess.action_to_string(move), timed_out)
-        if offering or sess.offering:
+        pace = pacing(sess)
+        if pace is not None and (offering or pace.offering):
             # A move offered for claims, or an answer to it: the table sees the offer
             # at once and what follows when the pause ends (docs/server.md, Claims).
             if not offering:
                 self._open_offer(time.monotonic())
                 self.asked.clear()
-            now, later = sess.split_offer(events)
+            now, later = pace.split_offer(events)
             self.deferred.extend(later)
             self._ask(seat)
             self._broadcast(now, timeout=seat if timed_out else None)
@@ -893,7 +902,7 @@ class Room:
         self.offer_from = now
         self.offer_min = now + cfg.claim_seconds
         self.offer_people = any(
-            not self._controller_is_bot(self.seats[s], now) for s in self.session.window()
+            not self._controller_is_bot(self.seats[s], now) for s in self._pacing().window()
         )
         if self.offer_people:
             self.offer_until = now + max(cfg.claim_seconds, cfg.claim_decision_seconds)
@@ -915,7 +924,7 @@ class Room:
         events, self.deferred = self.deferred, []
         self.offer_until = None
         self._count_held()
-        sess.end_offer()
+        self._pacing().end_offer()
         if sess.over:
             await self._finish(events)
             return
@@ -1222,8 +1231,10 @@ class Room:
         streams get views): during an offer, the offer itself unless it is asked."""
         sess = self.session
         assert sess is not None
-        if self.offer_until is not None and (seat is None or seat not in sess.window()):
-            return sess.offered_view(seat)
+        if self.offer_until is not None:
+            pace = self._pacing()
+            if seat is None or seat not in pace.window():
+                return pace.offered_view(seat)
         return sess.annotate(sess.view(seat), seat)
 
     def _broadcast(
