@@ -199,3 +199,30 @@ def test_a_resampled_world_plays_on_without_touching_the_session(game: str) -> N
         world.step(seat, rng.choice(world.legal(seat)))
     world.next_game()
     assert (views(s), json.dumps(s.record(), default=str), s.match_scores()) == before
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong", "pairs"])
+def test_the_match_is_the_cores_and_ends_when_the_rules_say(game: str) -> None:
+    """Games in series through the generic match (:class:`madang.core.match.Match`):
+    each finished game's payments go into the balances when the next is dealt, the game
+    number counts on, and where the game's rules end a match (``ends_match``) its final
+    totals are ``match_scores`` and the next match starts at zero."""
+    rng = random.Random(11)
+    s = spec(game).session(spec(game).presets()[0], 11)
+    n = spec(game).seats
+    ended = 0
+    for number in range(1, 8):
+        assert s.game_no == number
+        assert s.match_scores() is None  # nothing is final while the game runs
+        while not s.over:
+            seat = s.pending()[0]
+            s.step(seat, rng.choice(s.legal(seat)))
+        totals = s.series.totals(s.payments())
+        assert sum(totals) == 0 and len(totals) == n
+        ends = s.ends_match()
+        assert s.match_scores() == (totals if ends else None)
+        assert s.next_game() is ends
+        assert s.series.balances == ([0] * n if ends else totals)
+        ended += ends
+    if game == "pairs":
+        assert ended == 2  # games 3 and 6

@@ -6,7 +6,7 @@ Six cards, three pairs (``a1 a2 b1 b2 c1 c2``), three to each hand from a seeded
 shuffle. On its turn a player plays a card from its hand onto the floor (action id: the card's
 place in ``CARDS``; notation ``play a1``); a card that
 matches the floor's last card takes both (1 point). When the hands are empty the one
-with more points wins and is paid the difference.
+with more points wins and is paid the difference. Three games make a match.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 
 from madang.core.errors import IllegalActionError, InvalidActionError
 from madang.core.game import GameSpec, Session, check_action, with_overrides
+from madang.core.match import Match
 
 CARDS = ("a1", "a2", "b1", "b2", "c1", "c2")
 
@@ -29,7 +30,7 @@ class PairsSession(Session):
         self.game = "pairs"
         self.seats = 2
         self.rng = random.Random(seed)
-        self.game_no = 1
+        self.series = Match(2)
         self._deal()
 
     def _deal(self) -> None:
@@ -137,13 +138,12 @@ class PairsSession(Session):
     def record(self) -> dict[str, Any]:
         return {"game": "pairs", "deck": list(self.deck), "moves": list(self.moves)}
 
-    def next_game(self) -> bool:
+    def deal_next(self, new_match: bool) -> None:
         self._deal()
-        self.game_no += 1
-        return False
 
-    def match_scores(self) -> list[int] | None:
-        return None
+    def ends_match(self) -> bool:
+        """A match is three games (the table's games 3, 6, 9 … end one)."""
+        return self.over and self.game_no % 3 == 0
 
 
 PRESETS = ("default",)

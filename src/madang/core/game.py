@@ -33,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, cast, runtime_checkable
 
+from madang.core.match import Match
+
 __all__ = ["BotSeat", "GameSpec", "Pacing", "Session", "check_action", "pacing", "with_overrides"]
 
 
@@ -149,11 +151,19 @@ class GameSpec:
 
 
 class Session(ABC):
-    """A match in progress at a table, one game (or hand) at a time."""
+    """A match in progress at a table, one game (or hand) at a time: the games in series
+    and the balances are the generic :class:`~madang.core.match.Match` ``series`` (each
+    session makes one of its seats); the game deals (:meth:`deal_next`) and says when a
+    match ends (:meth:`ends_match`)."""
 
     game: str
     seats: int
-    game_no: int
+    series: Match
+
+    @property
+    def game_no(self) -> int:
+        """The current game's number at the table (from 1, counting on across matches)."""
+        return self.series.game_no
 
     @property
     @abstractmethod
@@ -263,13 +273,31 @@ class Session(ABC):
     def record(self) -> dict[str, Any]:
         """The current game's record (``notation.md``)."""
 
-    @abstractmethod
     def next_game(self) -> bool:
-        """Deal the next game; True when a new match began (the last one was over)."""
+        """Settle the finished game into the match and deal the next; True when a new
+        match began (the finished game ended the last one: :meth:`ends_match`)."""
+        over = self.ends_match()
+        self.series.settle(self.payments(), over=over)
+        self.deal_next(over)
+        return over
 
     @abstractmethod
+    def deal_next(self, new_match: bool) -> None:
+        """Deal the next game (:meth:`next_game` has settled the finished one): the first
+        of a new match when ``new_match``."""
+
+    def ends_match(self) -> bool:
+        """Whether the finished current game ends the match, asked of the game's rules
+        (mahjong: the last pass of the dealership); False for a game whose matches go on
+        while the table does (Matgo)."""
+        return False
+
     def match_scores(self) -> list[int] | None:
-        """At the end of a match that has placements (mahjong): the final totals."""
+        """At the end of a match (the current game finished and :meth:`ends_match`): the
+        final totals, this game's payments included; else None."""
+        if not self.over or not self.ends_match():
+            return None
+        return self.series.totals(self.payments())
 
     def redeal(self, key: bytes) -> None:
         """Deal the current game again from a fairness deal key (``docs/fairness.md``),

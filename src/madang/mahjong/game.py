@@ -11,6 +11,7 @@ from typing import Any
 
 from madang.core.errors import IllegalActionError, InvalidActionError
 from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
+from madang.core.match import Match
 from madang.mahjong.rules import RULESET_VERSION
 
 __all__ = [
@@ -42,7 +43,7 @@ class MahjongSession(Session):
         self.seats = 4
         self.rules = rules
         self.rng = random.Random(seed)
-        self.game_no = 1
+        self.series = Match(4)
         self.offers = offers
         self._new_match(first_seed)
 
@@ -210,11 +211,8 @@ class MahjongSession(Session):
             if h.dealer != st.dealer or h.round_wind != st.round_wind:
                 break
             repeat += 1
-        scores = list(m.scores)
-        if st.result is not None:  # the finished hand's payments, not yet in the match
-            for frm, to, pts, _ in st.result.payments:
-                scores[frm] -= pts
-                scores[to] += pts
+        # the finished hand's payments, not yet in the match, included
+        scores = self.series.totals(st.result.payments if st.result is not None else ())
         v["match"] = {
             "scores": scores,
             "hand_no": len(m.hands),
@@ -245,30 +243,15 @@ class MahjongSession(Session):
 
         return export_record(self.match.hand)
 
-    def match_scores(self) -> list[int] | None:
-        """The final totals if the current hand ends the match (checked on a copy)."""
-        m = self.match
-        passes = m.passes
-        res = m.hand.result
-        if res is None:
-            return None
-        if not res.dealer_keeps:
-            passes += 1
-        if passes < 4 * m.rules.rounds:
-            return None
-        scores = list(m.scores)
-        for frm, to, pts, _ in res.payments:
-            scores[frm] -= pts
-            scores[to] += pts
-        return scores
+    def ends_match(self) -> bool:
+        """Whether the finished hand ends the match (:meth:`MahjongMatch.ends
+        <madang.mahjong.engine.MahjongMatch.ends>`: the dealership's last pass)."""
+        return self.match.ends()
 
-    def next_game(self) -> bool:
-        nxt = self.match.next_hand()
-        self.game_no += 1
-        if nxt is None:
+    def deal_next(self, new_match: bool) -> None:
+        """The next hand, or the first hand of a new match (from a fresh seed)."""
+        if self.match.next_hand() is None:
             self._new_match()
-            return True
-        return False
 
     def redeal(self, key: bytes) -> None:
         from madang.mahjong.fair import fair_hand
@@ -286,6 +269,7 @@ class MahjongSession(Session):
         new = copy.copy(self)
         new.rng = copy.copy(self.rng)
         new.match = self.match.clone()
+        new.series = self.series.clone()
         resample_hidden(new.match.hand, seat, rng)
         return new
 

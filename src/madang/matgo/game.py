@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from madang.core.errors import IllegalActionError
 from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
+from madang.core.match import Match
 from madang.matgo.rules import RULESET_VERSION
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ class MatgoSession(Session):
         self.game = "matgo"
         self.seats = 2
         self.match = match
-        self.game_no = 1
+        self.series = Match(2)
         self._version = 0  # bumped by every change of the position
         self._public: tuple[int, dict[str, Any]] | None = None
 
@@ -112,7 +113,7 @@ class MatgoSession(Session):
         m = self.match
         v["match"] = {
             "game_no": self.game_no,
-            "balances": list(m.balances),
+            "balances": list(self.series.balances),
             # 선 결정: the months drawn for the first 선 (each pair: seat 0's, seat 1's; a
             # tie draws again). Months only: the drawn cards are not the deal's.
             "first_draws": (
@@ -146,14 +147,10 @@ class MatgoSession(Session):
 
         return export_record(self.match.game)
 
-    def next_game(self) -> bool:
+    def deal_next(self, new_match: bool) -> None:
+        """The next game of the endless match (the winner deals, 나가리 doubles it)."""
         self.match.next_game()
-        self.game_no += 1
         self._version += 1
-        return False
-
-    def match_scores(self) -> list[int] | None:
-        return None
 
     def redeal(self, key: bytes) -> None:
         from madang.matgo.fair import fair_first_dealer, fair_game
@@ -170,6 +167,7 @@ class MatgoSession(Session):
         new = copy.copy(self)
         new.match = self.match.clone()
         new.match.game.resample_hidden(seat, rng)
+        new.series = self.series.clone()
         new._public = None
         return new
 
