@@ -20,7 +20,7 @@ it shows a person; bots and RL never compute them.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from madang.matgo.actions import action_str
 from madang.matgo.cards import (
@@ -42,7 +42,23 @@ from madang.matgo.engine import MatgoState, Phase
 from madang.matgo.rules import MatgoRules
 from madang.matgo.scoring import bak_risks, jokbo_items
 
-HELP_KEYS = ("warnings", "score_items", "progress", "piles", "in_force")
+
+class MatgoHelp(TypedDict):
+    """The help a person reads beside a Matgo view (:func:`help_of`), per seat (0, 1)."""
+
+    warnings: list[list[str]]
+    """The 박 the seat risks now (``pibak``, ``gwangbak``, ``meongtta``, ``gobak``)."""
+    score_items: list[list[dict[str, Any]]]
+    """The 족보 that score now: ``{"name", "points"}``, summing to the view's ``scores``."""
+    progress: list[dict[str, int]]
+    """Cards of each kind (국진 where it counts) and of each set (out of 3)."""
+    piles: list[dict[str, list[str]]]
+    """The captured pile as the board lays it out: ``gwang``, ``yeol``, ``tti``, ``pi``."""
+    in_force: list[list[dict[str, Any]]]
+    """The multipliers the seat's win would get whatever the piles."""
+
+
+HELP_KEYS = tuple(MatgoHelp.__annotations__)
 """The keys :func:`help_of` adds to a view: a person's help, not the seat's knowledge."""
 
 _GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
@@ -131,7 +147,7 @@ def _gukjin_as(state: MatgoState, p: int) -> str | None:
     return "pi" if state.gukjin_as_pi(p) else "animal"
 
 
-def help_of(v: dict[str, Any]) -> dict[str, Any]:
+def help_of(v: dict[str, Any]) -> MatgoHelp:
     """The help a person reads beside a view ``v`` (:data:`HELP_KEYS`), per seat, from
     the view alone: ``warnings`` (the 박 each seat risks now), ``score_items`` (its 족보
     points by category), ``progress`` (cards of each kind and set), ``piles`` (its
