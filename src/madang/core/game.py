@@ -35,7 +35,16 @@ from typing import Any, Literal, Protocol, cast, runtime_checkable
 
 from madang.core.match import Match
 
-__all__ = ["BotSeat", "GameSpec", "Pacing", "Session", "check_action", "pacing", "with_overrides"]
+__all__ = [
+    "BotSeat",
+    "Chooser",
+    "GameSpec",
+    "Pacing",
+    "Session",
+    "check_action",
+    "pacing",
+    "with_overrides",
+]
 
 
 def with_overrides(base: Any, overrides: object) -> Any:
@@ -78,12 +87,21 @@ def check_action(action: object, count: int) -> int:
     return action
 
 
+class Chooser(Protocol):
+    """What a session asks of a bot (:class:`madang.bots.Bot` is one): one of the legal
+    action ids, from the seat's view, a seeded ``rng`` and its thinking budget."""
+
+    def act(self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Any) -> int:
+        """One element of ``legal``."""
+        ...
+
+
 class BotSeat(Protocol):
     """What a session needs of the bot playing a seat: the bot (None: the game's
     default answer) and its thinking budget."""
 
     @property
-    def bot(self) -> Any: ...
+    def bot(self) -> Chooser | None: ...
 
     @property
     def budget(self) -> Any: ...
