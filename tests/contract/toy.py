@@ -43,15 +43,8 @@ class PairsSession(Session):
         self.turn = 0
         self.moves: list[str] = []
 
-    @property
-    def over(self) -> bool:
-        return not self.hands[0] and not self.hands[1]
-
     def pending(self) -> list[int]:
-        return [] if self.over else [self.turn]
-
-    def public_pending(self) -> list[int]:
-        return self.pending()
+        return [self.turn] if self.hands[self.turn] else []
 
     def question(self, seat: int) -> str:
         return "play"

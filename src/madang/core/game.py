@@ -183,18 +183,19 @@ class Session(ABC):
         """The current game's number at the table (from 1, counting on across matches)."""
         return self.series.game_no
 
-    @property
-    @abstractmethod
-    def over(self) -> bool:
-        """Whether the current game has ended."""
-
     @abstractmethod
     def pending(self) -> list[int]:
-        """The seats that must answer now."""
+        """The seats that must answer now ([] exactly when the game is over)."""
 
-    @abstractmethod
+    @property
+    def over(self) -> bool:
+        """Whether the current game has ended (no seat is asked anything)."""
+        return not self.pending()
+
     def public_pending(self) -> list[int]:
-        """The pending seats everyone may know of (not a private claim question)."""
+        """The pending seats everyone may know of: all of them, but in a game with
+        private questions (a mahjong claim window)."""
+        return self.pending()
 
     @abstractmethod
     def question(self, seat: int) -> str:

@@ -50,9 +50,6 @@ class MatgoSession(Session):
         g = self.match.game
         return [] if g.over else [g.current]
 
-    def public_pending(self) -> list[int]:
-        return self.pending()
-
     def question(self, seat: int) -> str:
         return self.match.game.phase.name.lower()
 
