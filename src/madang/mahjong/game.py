@@ -195,8 +195,14 @@ class MahjongSession(Session):
 
     @staticmethod
     def _help(view: dict[str, Any], st: Any, seat: int | None) -> dict[str, Any]:
+        """``view`` (of ``st``) with what the board offers a person: the seat's
+        ``legal_actions`` in the notation and its discard ``help``."""
+        from madang.mahjong.engine import legal_actions
         from madang.mahjong.view import discard_help
 
+        view["legal_actions"] = (
+            [str(a) for a in legal_actions(st, seat)] if seat is not None else []
+        )
         view["help"] = discard_help(st, seat) if seat is not None else None
         return view
 
@@ -320,6 +326,7 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
 
     def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
         v = view(state, None)
+        v["legal_actions"] = []  # a spectator's, as a table shows it
         for s in range(4):
             v["players"][s]["hand"] = view(state, s)["players"][s]["hand"]
         return {"move": move, "events": list(events), "view": v}

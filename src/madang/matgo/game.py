@@ -122,9 +122,13 @@ class MatgoSession(Session):
 
     def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """The view with :func:`madang.matgo.view.help_of` it (piles, progress, points,
-        warnings, multipliers in force)."""
+        warnings, multipliers in force) and, on the seat's turn, its ``legal`` moves in
+        the notation (what the board offers)."""
         from madang.matgo.view import annotate
 
+        legal = self.legal(seat) if seat is not None else []
+        if legal:
+            view["legal"] = [self.action_to_string(a) for a in legal]
         return annotate(view)
 
     def payments(self) -> list[tuple[int, int, int, str]]:

@@ -22,7 +22,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, TypedDict
 
-from madang.matgo.actions import action_str
 from madang.matgo.cards import (
     ANIMAL_MASK,
     CHEONGDAN_MASK,
@@ -78,8 +77,6 @@ def seat_view(public: dict[str, Any], state: MatgoState, seat: int | None) -> di
     out.update(public)
     if seat is not None:
         out["hand"] = codes_of(state.hands[seat])
-        if not state.over and state.current == seat:
-            out["legal"] = [action_str(a) for a in state.legal_actions()]
     if state.sheet is not None:
         out["sheet"] = state.sheet.to_dict()
     return out
@@ -87,7 +84,7 @@ def seat_view(public: dict[str, Any], state: MatgoState, seat: int | None) -> di
 
 def public_view(state: MatgoState) -> dict[str, Any]:
     """What everyone may know of the position (every key of :func:`view` but ``game``,
-    ``seat``, ``hand``, ``legal`` and ``sheet``; no help, :func:`help_of`). Treat it as
+    ``seat``, ``hand`` and ``sheet``; no help, :func:`help_of`). Treat it as
     read-only: the views of one position share its parts."""
     floor = []
     for m in range(1, 13):
