@@ -17,6 +17,7 @@ claim offers and updates are checked for leaks in ``tests/server/test_leaks.py``
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -127,6 +128,10 @@ def play(s: Session, rng: random.Random) -> int:
         auto = s.auto_move(seat)
         assert auto is None or auto in legal
         redealt += check_views_leak_nothing(s, rng)
+        for viewer in (*range(n), None):  # a person's help only adds to the seat's view
+            known = s.view(viewer)
+            shown = s.annotate(copy.deepcopy(known), viewer)
+            assert {k: shown[k] for k in known} == known, viewer
         before = views(s)
         forged = [a for a in map(parsed(s), FORGED) if a is not None]
         others = [a for o in range(n) if o != seat for a in s.legal(o)]
