@@ -330,7 +330,8 @@ class Spy:
 
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
         s = self.session
-        assert view == s.view(self.seat) and legal == s.legal(self.seat)
+        assert view == s.view(self.seat)
+        assert legal == [s.action_to_string(a) for a in s.legal(self.seat)]
         assert s.resampled(self.seat, self.rng).view(self.seat) == view
         self.given.append((roundtrip(view), legal))
         return self.inner.choose(view, legal)

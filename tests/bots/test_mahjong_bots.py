@@ -15,12 +15,21 @@ from madang.bots.mahjong_defensive import FATAL, DangerModel, DefensiveBot
 from madang.bots.mahjong_efficiency import EfficiencyBot, Table, discard_options, pan_estimate
 from madang.mahjong.engine import build_wall, default_action, legal_actions, new_hand, step
 from madang.mahjong.rules import MahjongRules
-from madang.mahjong.state import HandState
+from madang.mahjong.state import Action, HandState
 from madang.mahjong.tiles import parse_tile, parse_tiles, to_counts
 from madang.mahjong.view import view
 
 LEVELS = ("easy", "normal", "hard")
 BUDGET = Budget(0.05)
+
+
+def ask(
+    bot: Any, v: dict[str, Any], legal: list[Action], rng: random.Random, budget: Budget
+) -> Action:
+    """``bot``'s answer among the seat's ``legal`` actions: a bot takes and returns action
+    ids (:attr:`Action.code`)."""
+    by_code = {a.code: a for a in legal}
+    return by_code[bot.act(v, list(by_code), rng, budget)]
 
 
 def play_hand(state: HandState, bots: list[Any], seed: int) -> list[str]:
@@ -32,7 +41,7 @@ def play_hand(state: HandState, bots: list[Any], seed: int) -> list[str]:
         legal = list(legal_actions(state, seat))
         v = view(state, seat)
         before = copy.deepcopy(v)
-        action = bots[seat].act(v, legal, rngs[seat], BUDGET)
+        action = ask(bots[seat], v, legal, rngs[seat], BUDGET)
         assert action in legal, f"{bots[seat].name} chose {action!r}, not legal"
         assert v == before, "a bot changed its view"
         moves.append(action.move)
@@ -79,7 +88,7 @@ def test_bots_only_read_the_view() -> None:
     assert all(p["hand"] is None for p in v["players"][1:])
     for level in ("normal", "hard"):
         bot: Any = make_bot("mahjong", level)
-        a = bot.act(v, legal_actions(st_, 0), random.Random(0), BUDGET)
+        a = ask(bot, v, legal_actions(st_, 0), random.Random(0), BUDGET)
         assert a in legal_actions(st_, 0)
 
 
@@ -96,7 +105,7 @@ def test_tsumo_is_always_taken(level: str) -> None:
     legal = legal_actions(state, 0)
     assert legal[0].verb == "tsumo"
     bot: Any = make_bot("mahjong", level)
-    a = bot.act(view(state, 0), list(legal), random.Random(0), BUDGET)
+    a = ask(bot, view(state, 0), list(legal), random.Random(0), BUDGET)
     assert a.verb == "tsumo"
 
 
@@ -112,7 +121,7 @@ def test_tsumo_is_always_taken(level: str) -> None:
 def test_efficiency_discards_to_lowest_shanten(hand: str, draw: str, best: str) -> None:
     state = _dealer_state(hand, draw)
     legal = legal_actions(state, 0)
-    a = EfficiencyBot().act(view(state, 0), list(legal), random.Random(0), BUDGET)
+    a = ask(EfficiencyBot(), view(state, 0), list(legal), random.Random(0), BUDGET)
     opts = discard_options(state.hands[0][:], 0, [4] * 25)
     lowest = min(o[1] for o in opts)
     assert a.verb == "discard"
@@ -125,7 +134,7 @@ def test_efficiency_declares_when_ready_with_a_wide_wait() -> None:
     # after 7z goes, 123456789m2345p waits on 2p and 5p: six unseen tiles, enough for 엎어
     state = _dealer_state("123456789m2345p", "7z")
     legal = legal_actions(state, 0)
-    a = EfficiencyBot().act(view(state, 0), list(legal), random.Random(0), BUDGET)
+    a = ask(EfficiencyBot(), view(state, 0), list(legal), random.Random(0), BUDGET)
     assert a.tile == parse_tile("7z")
     assert a.declare in ("eopeo", "bulleo")
 
@@ -149,7 +158,7 @@ def test_pon_needs_a_path_to_the_minimum(min_pan: int, verb: str) -> None:
     assert state.phase == "claim" and 1 in state.pending
     legal = legal_actions(state, 1)
     assert any(a.verb == "pon" for a in legal)
-    a = EfficiencyBot().act(view(state, 1), list(legal), random.Random(0), BUDGET)
+    a = ask(EfficiencyBot(), view(state, 1), list(legal), random.Random(0), BUDGET)
     assert a.verb == verb
 
 
@@ -185,7 +194,7 @@ def test_defensive_never_discards_a_fatal_tile_when_a_safe_one_exists(
     dm = DangerModel(t)
     assert all(dm.fatal(k) and dm.tile_danger(k, seat) == FATAL for k in held if k != safe)
     assert not dm.fatal(safe)
-    a = DefensiveBot().act(v, list(legal_actions(state, 0)), random.Random(0), BUDGET)
+    a = ask(DefensiveBot(), v, list(legal_actions(state, 0)), random.Random(0), BUDGET)
     assert a.verb in ("discard", "ankan", "tsumo")
     if a.verb == "discard":
         assert a.tile == safe

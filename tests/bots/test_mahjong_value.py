@@ -13,15 +13,24 @@ from madang.bots.mahjong_efficiency import EfficiencyBot, Table, discard_options
 from madang.bots.mahjong_value import ValueBot, ValueDanger, line_pan, win_chance
 from madang.mahjong.engine import build_wall, legal_actions, new_hand, step
 from madang.mahjong.rules import MahjongRules
-from madang.mahjong.state import HandState
+from madang.mahjong.state import Action, HandState
 from madang.mahjong.tiles import parse_tile, parse_tiles, to_counts
 from madang.mahjong.view import view
 
 BUDGET = Budget(0.05)
 
 
+def ask(
+    bot: Any, v: dict[str, Any], legal: list[Action], rng: random.Random, budget: Budget
+) -> Action:
+    """``bot``'s answer among the seat's ``legal`` actions: a bot takes and returns action
+    ids (:attr:`Action.code`)."""
+    by_code = {a.code: a for a in legal}
+    return by_code[bot.act(v, list(by_code), rng, budget)]
+
+
 def _act(bot: Any, state: HandState, seat: int) -> Any:
-    return bot.act(view(state, seat), list(legal_actions(state, seat)), random.Random(0), BUDGET)
+    return ask(bot, view(state, seat), list(legal_actions(state, seat)), random.Random(0), BUDGET)
 
 
 def _offered(hand: str, tile: str, rules: MahjongRules | None = None) -> HandState:
@@ -92,7 +101,7 @@ def test_plays_whole_hands_legally_under_each_minimum(min_pan: int) -> None:
         while not state.over:
             seat = state.pending[0]
             legal = list(legal_actions(state, seat))
-            action = bots[seat].act(view(state, seat), legal, random.Random(seed), BUDGET)
+            action = ask(bots[seat], view(state, seat), legal, random.Random(seed), BUDGET)
             assert action in legal
             step(state, action)
         for w in state.result.winners:

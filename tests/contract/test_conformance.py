@@ -2,11 +2,14 @@
 registered game and preset — and over a toy game registered by the test alone, to show
 that a new game needs nothing outside its own file and one registration line.
 
-Random games, through the contract only: legal moves non-empty exactly while the game
-runs and only for the seats asked; the default answer and a timeout's answer (the
-``normal`` bot's where the game has one) are legal; any legal move steps
-and anything else (forged text, another seat's moves) raises a typed error and changes
-no view; no view leaks (each seat's view is unchanged when what it cannot see is
+Random games, through the contract only: legal actions non-empty exactly while the game
+runs and only for the seats asked, distinct int ids whose notation
+(``action_to_string``) reads back as the same id (``string_to_action``; malformed text
+is a typed error), the ids of the game's RL encoding where it has one; the default
+answer, a timeout's answer (the ``normal`` bot's where the game has one) and a move
+made by itself are legal; any legal action steps and anything else (what is not an id,
+the id of forged text, another seat's actions) raises a typed error and changes no
+view; no view leaks (each seat's view is unchanged when what it cannot see is
 dealt again, :meth:`Session.resampled`); the record's replay frames follow every move
 to the same end; payments go from one seat to another in positive points. (The server's
 claim offers and updates are checked for leaks in ``tests/server/test_leaks.py``.)
@@ -14,9 +17,10 @@ claim offers and updates are checked for leaks in ``tests/server/test_leaks.py``
 
 from __future__ import annotations
 
+import copy
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +29,15 @@ from tests.contract import toy
 
 from madang.arena import run_arena
 from madang.bots import Budget, make_bot
-from madang.core.errors import MadangError
+from madang.core.errors import InvalidActionError, MadangError
 from madang.core.game import Session
 from madang.core.registry import games, register_spec, spec, unregister_spec
+from madang.rl.encoding import load_encoding
 
 CASES = [(g, p) for g in games() for p in spec(g).presets()] + [("pairs", "default")]
 GAMES_PER_CASE = {"matgo": 4, "mahjong": 2, "pairs": 20}
 FORGED = ["", "x", "play", "discard 9z", "pass pass", "0 go", "\u0000", "play a1 a2", "ron"]
+NOT_IDS: list[object] = [-1, 10**6, True, 1.0, "go", "play a1", None]
 
 
 @pytest.fixture(autouse=True)
@@ -39,6 +45,33 @@ def toy_registered() -> Iterator[None]:
     register_spec(toy.SPEC)  # the one registration line
     yield
     unregister_spec("pairs")
+
+
+def parsed(s: Session) -> Callable[[str], int | None]:
+    """The action id of a forged text, or None where the game rejects it with a typed
+    error (it must: a string is an action only in the game's notation)."""
+
+    def parse(text: str) -> int | None:
+        try:
+            return s.string_to_action(text)
+        except InvalidActionError:
+            return None
+
+    return parse
+
+
+def check_actions(s: Session, legal: list[int]) -> None:
+    """Legal actions are distinct int ids, each with a notation that reads back as the
+    same id; where the game has an RL encoding, its ids are the contract's."""
+    assert legal and all(type(a) is int and a >= 0 for a in legal), legal
+    assert len(set(legal)) == len(legal)
+    texts = [s.action_to_string(a) for a in legal]
+    assert len(set(texts)) == len(texts)
+    assert [s.string_to_action(t) for t in texts] == legal
+    if spec(s.game).encoding is not None:
+        enc = load_encoding(s.game)
+        assert max(legal) < enc.num_actions
+        assert [enc.move(a) for a in legal] == texts
 
 
 def views(s: Session) -> str:
@@ -54,6 +87,8 @@ def check_views_leak_nothing(s: Session, rng: random.Random) -> int:
     for seat in (*range(n), None):
         world = s.resampled(seat, rng)
         assert world.view(seat) == s.view(seat), seat
+        # the help a table adds for a person leaks nothing either
+        assert world.annotate(world.view(seat), seat) == s.annotate(s.view(seat), seat), seat
         if seat is not None:
             assert world.legal(seat) == s.legal(seat)
         moved += any(world.view(o) != s.view(o) for o in range(n) if o != seat)
@@ -87,15 +122,24 @@ def play(s: Session, rng: random.Random) -> int:
             assert bool(legal) == (seat in pending), (seat, pending, legal)
         seat = rng.choice(pending)
         legal = s.legal(seat)
+        check_actions(s, legal)
         assert s.default_move(seat) in legal
         assert s.timeout_move(seat, bot, random.Random(0)) in legal
+        auto = s.auto_move(seat)
+        assert auto is None or auto in legal
         redealt += check_views_leak_nothing(s, rng)
+        for viewer in (*range(n), None):  # a person's help only adds to the seat's view
+            known = s.view(viewer)
+            shown = s.annotate(copy.deepcopy(known), viewer)
+            assert {k: shown[k] for k in known} == known, viewer
         before = views(s)
-        for bad in (*FORGED, *(m for o in range(n) if o != seat for m in s.legal(o))):
+        forged = [a for a in map(parsed(s), FORGED) if a is not None]
+        others = [a for o in range(n) if o != seat for a in s.legal(o)]
+        for bad in (*NOT_IDS, *forged, *others):
             if bad in legal:
                 continue
             with pytest.raises(MadangError):
-                s.step(seat, bad)
+                s.step(seat, bad)  # type: ignore[arg-type]  # NOT_IDS are not ints on purpose
             assert views(s) == before, bad
         s.step(seat, rng.choice(legal))
     raise AssertionError("the game did not end")
@@ -160,3 +204,30 @@ def test_a_resampled_world_plays_on_without_touching_the_session(game: str) -> N
         world.step(seat, rng.choice(world.legal(seat)))
     world.next_game()
     assert (views(s), json.dumps(s.record(), default=str), s.match_scores()) == before
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong", "pairs"])
+def test_the_match_is_the_cores_and_ends_when_the_rules_say(game: str) -> None:
+    """Games in series through the generic match (:class:`madang.core.match.Match`):
+    each finished game's payments go into the balances when the next is dealt, the game
+    number counts on, and where the game's rules end a match (``ends_match``) its final
+    totals are ``match_scores`` and the next match starts at zero."""
+    rng = random.Random(11)
+    s = spec(game).session(spec(game).presets()[0], 11)
+    n = spec(game).seats
+    ended = 0
+    for number in range(1, 8):
+        assert s.game_no == number
+        assert s.match_scores() is None  # nothing is final while the game runs
+        while not s.over:
+            seat = s.pending()[0]
+            s.step(seat, rng.choice(s.legal(seat)))
+        totals = s.series.totals(s.payments())
+        assert sum(totals) == 0 and len(totals) == n
+        ends = s.ends_match()
+        assert s.match_scores() == (totals if ends else None)
+        assert s.next_game() is ends
+        assert s.series.balances == ([0] * n if ends else totals)
+        ended += ends
+    if game == "pairs":
+        assert ended == 2  # games 3 and 6

@@ -3,9 +3,10 @@
 lobby play it with no edit outside this file and its one registration line.
 
 Six cards, three pairs (``a1 a2 b1 b2 c1 c2``), three to each hand from a seeded
-shuffle. On its turn a player plays a card from its hand onto the floor; a card that
+shuffle. On its turn a player plays a card from its hand onto the floor (action id: the card's
+place in ``CARDS``; notation ``play a1``); a card that
 matches the floor's last card takes both (1 point). When the hands are empty the one
-with more points wins and is paid the difference.
+with more points wins and is paid the difference. Three games make a match.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import random
 from typing import Any
 
 from madang.core.errors import IllegalActionError, InvalidActionError
-from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.core.game import GameSpec, Session, check_action, with_overrides
+from madang.core.match import Match
 
 CARDS = ("a1", "a2", "b1", "b2", "c1", "c2")
 
@@ -28,7 +30,7 @@ class PairsSession(Session):
         self.game = "pairs"
         self.seats = 2
         self.rng = random.Random(seed)
-        self.game_no = 1
+        self.series = Match(2)
         self._deal()
 
     def _deal(self) -> None:
@@ -41,31 +43,21 @@ class PairsSession(Session):
         self.turn = 0
         self.moves: list[str] = []
 
-    @property
-    def over(self) -> bool:
-        return not self.hands[0] and not self.hands[1]
-
     def pending(self) -> list[int]:
-        return [] if self.over else [self.turn]
-
-    def public_pending(self) -> list[int]:
-        return self.pending()
+        return [self.turn] if self.hands[self.turn] else []
 
     def question(self, seat: int) -> str:
         return "play"
 
-    def legal(self, seat: int) -> list[str]:
-        return [f"play {c}" for c in self.hands[seat]] if seat in self.pending() else []
+    def legal(self, seat: int) -> list[int]:
+        return [CARDS.index(c) for c in self.hands[seat]] if seat in self.pending() else []
 
-    def step(self, seat: int, move: str) -> list[Any]:
-        words = move.split() if isinstance(move, str) else []
-        if len(words) != 2 or words[0] != "play" or words[1] not in CARDS:
-            raise InvalidActionError(f"not a pairs move: {move!r}")
-        if seat not in self.pending() or words[1] not in self.hands[seat]:
-            raise IllegalActionError(f"{move} is not legal now")
-        card = words[1]
+    def step(self, seat: int, action: int) -> list[Any]:
+        card = CARDS[check_action(action, len(CARDS))]
+        if seat not in self.pending() or card not in self.hands[seat]:
+            raise IllegalActionError(f"play {card} is not legal now")
         self.hands[seat].remove(card)
-        self.moves.append(f"{seat} {move}")
+        self.moves.append(f"{seat} play {card}")
         events: list[Any] = [{"type": "play", "seat": seat, "card": card}]
         if self.floor and self.floor[-1][0] == card[0]:
             self.floor.pop()
@@ -76,19 +68,17 @@ class PairsSession(Session):
         self.turn = 1 - seat
         return events
 
-    def default_move(self, seat: int) -> str:
-        return self.legal(seat)[0]
+    def action_to_string(self, action: int) -> str:
+        return f"play {CARDS[check_action(action, len(CARDS))]}"
 
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
-        legal = self.legal(seat)
-        if bot.bot is None:
-            return self.default_move(seat)
-        choice = bot.bot.act(self.view(seat), list(legal), rng, bot.budget)
-        if choice not in legal:
-            if strict:
-                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
-            return self.default_move(seat)
-        return str(choice)
+    def string_to_action(self, text: str) -> int:
+        words = text.split() if isinstance(text, str) else []
+        if len(words) != 2 or words[0] != "play" or words[1] not in CARDS:
+            raise InvalidActionError(f"not a pairs move: {text!r}")
+        return CARDS.index(words[1])
+
+    def default_move(self, seat: int) -> int:
+        return self.legal(seat)[0]
 
     def resampled(self, seat: int | None, rng: random.Random) -> PairsSession:
         new = copy.deepcopy(self)
@@ -141,13 +131,12 @@ class PairsSession(Session):
     def record(self) -> dict[str, Any]:
         return {"game": "pairs", "deck": list(self.deck), "moves": list(self.moves)}
 
-    def next_game(self) -> bool:
+    def deal_next(self, new_match: bool) -> None:
         self._deal()
-        self.game_no += 1
-        return False
 
-    def match_scores(self) -> list[int] | None:
-        return None
+    def ends_match(self) -> bool:
+        """A match is three games (the table's games 3, 6, 9 … end one)."""
+        return self.over and self.game_no % 3 == 0
 
 
 PRESETS = ("default",)
@@ -176,7 +165,7 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     out = [frame(None, s.start_events())]
     for m in record["moves"]:
         seat, move = m.split(" ", 1)
-        out.append(frame(m, s.step(int(seat), move)))
+        out.append(frame(m, s.step(int(seat), s.string_to_action(move))))
     return out
 
 

@@ -382,8 +382,7 @@ def test_view_hides_others_and_the_wall() -> None:
             else:
                 assert p["hand"] is None and p["drawn"] is None and p["golla"] is None
             assert p["concealed"] == sum(st.hands[p["seat"]])
-    assert view(st, 0)["legal_actions"] == options(st, 0)
-    assert view(st, None)["legal_actions"] == []
+    assert "legal_actions" not in view(st, 0)  # the table adds it for a person
     with pytest.raises(InvalidActionError):
         view(st, 4)
 

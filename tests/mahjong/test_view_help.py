@@ -116,7 +116,8 @@ def test_the_adapter_adds_match_totals_and_the_hand_counter() -> None:
         while not s.over:
             seat = s.pending()[0]
             v = s.view(seat)
-            assert v["help"] == discard_help(s.match.hand, seat)  # type: ignore[attr-defined]
+            assert "help" not in v  # what bots and RL get: knowledge only
+            assert s.annotate(v, seat)["help"] == discard_help(s.match.hand, seat)  # type: ignore[attr-defined]
             s.step(seat, rng.choice(s.legal(seat)))
         v = s.view(None)
         m = v["match"]

@@ -13,7 +13,7 @@ from madang.matgo.actions import action_str
 from madang.matgo.cards import CODES, GUKJIN_BIT, pi_value
 from madang.matgo.engine import MatgoState, Phase, new_game
 from madang.matgo.rules import PRESETS
-from madang.matgo.view import view
+from madang.matgo.view import annotate, view
 
 
 def _walk(seed: int, preset: str) -> list[tuple[MatgoState, int, list[tuple[object, ...]]]]:
@@ -34,7 +34,7 @@ def _walk(seed: int, preset: str) -> list[tuple[MatgoState, int, list[tuple[obje
 def test_board_numbers_are_the_engines(preset: str) -> None:
     for seed in range(25):
         for g, action, events in _walk(seed, preset):
-            v = view(g, 0)
+            v = annotate(view(g, 0))
             for p in (0, 1):
                 assert sum(i["points"] for i in v["score_items"][p]) == v["scores"][p]
                 as_pi = v["gukjin_as"][p] == "pi"
@@ -78,7 +78,7 @@ def test_multipliers_in_force_are_in_the_winners_sheet() -> None:
             action_str(a) == "stop" for _, a, _ in states[:-1]) else None  # fmt: skip
         if prev is None:
             continue
-        force = {m["name"]: m["factor"] for m in view(prev, None)["in_force"][g.winner]}
+        force = {m["name"]: m["factor"] for m in annotate(view(prev, None))["in_force"][g.winner]}
         sheet = {m.name: m.factor for m in g.sheet.multipliers}
         for name, factor in force.items():
             assert sheet.get(name) == factor, (seed, name, sheet)

@@ -11,7 +11,7 @@ import pytest
 from madang.matgo.cards import CODES, mask_of, pi_value
 from madang.matgo.engine import new_game
 from madang.matgo.rules import PRESETS
-from madang.matgo.view import view
+from madang.matgo.view import HELP_KEYS, annotate, view
 
 
 def _mask(codes: list[str]) -> int:
@@ -25,6 +25,8 @@ def test_piles_partition_the_captured_cards_and_match_the_counts(preset: str) ->
         g = new_game(PRESETS[preset], seed=seed)
         while True:
             v = view(g, None)
+            assert not set(HELP_KEYS) & set(v)  # knowledge only: the table adds the help
+            annotate(v)
             for p in (0, 1):
                 piles, prog = v["piles"][p], v["progress"][p]
                 laid_out = [c for pile in piles.values() for c in pile]

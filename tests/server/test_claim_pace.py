@@ -121,13 +121,25 @@ def offering_room(cfg: ServerConfig, *, people: int, seed: int) -> tuple[Room, W
 
 
 class Window:
-    """A stand-in session whose next offer asks ``seats`` (the room only reads its window)."""
+    """A stand-in session whose next offer asks ``seats`` (the room only reads its window
+    of the offer hook, :class:`madang.core.game.Pacing`, which it implements)."""
+
+    offering = False
 
     def __init__(self) -> None:
         self.seats: list[int] = []
 
     def window(self) -> list[int]:
         return self.seats
+
+    def offered_view(self, seat: int | None) -> dict[str, Any]:
+        raise AssertionError("not shown")
+
+    def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
+        return events, []
+
+    def end_offer(self) -> None:
+        self.offering = False
 
 
 def observed_pauses(rate: float, n: int, seed: int) -> tuple[list[float], list[float]]:

@@ -164,7 +164,7 @@ class Cluster:
                     sess.redeal(restored(record, g.fair_seed).key())
                     del record["fairness"]
                 for m in store.journal(self.engine, g.id)[1]:
-                    sess.step(m["seat"], m["move"])
+                    sess.step(m["seat"], sess.string_to_action(m["move"]))
                 assert sess.over and sess.record() == record
                 pays = [
                     (p["from"], p["to"], p["points"], p["reason"]) for p in g.result["payments"]

@@ -71,7 +71,7 @@ def _uninterrupted(game: str, tid: int, c: TestClient, game_id: int) -> dict[str
         if i:
             sess.next_game()
         for m in store.journal(eng, gid)[1]:
-            sess.step(m["seat"], m["move"])
+            sess.step(m["seat"], sess.string_to_action(m["move"]))
         if gid == game_id:
             break
     assert sess.over
@@ -205,7 +205,7 @@ def test_a_table_between_games_deals_its_next_game_after_a_restart(
     with _engine(c2).connect() as conn:
         first = conn.execute(sa.select(db.games.c.id).order_by(db.games.c.id)).scalar()
     for m in store.journal(_engine(c2), first)[1]:
-        expected.step(m["seat"], m["move"])
+        expected.step(m["seat"], expected.string_to_action(m["move"]))
     expected.next_game()
     assert nxt["view"]["hand"] == expected.view(0)["hand"]
 

@@ -217,7 +217,7 @@ def _check_every_game(eng: Any, tables: dict[int, str]) -> None:
             if i:
                 sess.next_game()
             for m in store.journal(eng, g.id)[1]:
-                sess.step(m["seat"], m["move"])
+                sess.step(m["seat"], sess.string_to_action(m["move"]))
             assert sess.over
             assert sess.record() == g.record  # the game stored is the one replayed
             out = sess.outcome()

@@ -1,7 +1,8 @@
 """The server's game adapters: the tests' deal seeds start live games, and forged moves
-are refused: whatever string a client sends for whatever seat, ``Session.step`` either
-plays a legal move or raises a typed :class:`MadangError` and leaves every seat's view
-as it was."""
+are refused: whatever string a client sends for whatever seat, ``string_to_action``
+reads it as an action id or raises InvalidActionError, and ``Session.step`` either plays
+a legal action or raises a typed :class:`MadangError` and leaves every seat's view as it
+was."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.server.conftest import DEAL_SEED
 
-from madang.core.errors import MadangError
+from madang.core.errors import InvalidActionError, MadangError
 from madang.server.games import Session, make_session
 
 WORDS = [
@@ -65,9 +66,13 @@ def test_forged_moves_raise_and_change_nothing(
     for move in moves:
         play_random(s, rng, data.draw(st.integers(0, 15), label="legal moves first"))
         seat = data.draw(st.integers(0, s.seats - 1), label="seat")
-        if move in s.legal(seat):
+        try:
+            action = s.string_to_action(move)  # the wire's notation
+        except InvalidActionError:
+            continue  # malformed text never reaches the session's step
+        if action in s.legal(seat):
             continue
         before = views(s)
         with pytest.raises(MadangError):
-            s.step(seat, move)
+            s.step(seat, action)
         assert views(s) == before

@@ -71,7 +71,8 @@ def test_a_matgo_timeout_plays_the_bots_card_not_the_first(
     g = s.match.game
     assert s.pending() == [0] and s.question(0) == "play"
     first = s.legal(0)[0]
-    assert first == s.default_move(0) == "play 01g"  # what a timeout used to play
+    assert first == s.default_move(0)
+    assert s.action_to_string(first) == "play 01g"  # what a timeout used to play
     floor_months = {pile["month"] for pile in matgo_view(g, 0)["floor"] if pile["cards"]}
     assert KINDS[parse_card("01g")] == Kind.GWANG and 1 not in floor_months
     bot = make_bot("matgo", "normal")  # from the seat's view alone
@@ -97,11 +98,13 @@ def test_a_mahjong_timeout_discards_the_bots_tile_not_the_drawn_one(
     assert isinstance(s, MahjongSession)
     st = s.match.hand
     assert s.pending() == [0] and s.question(0) == "discard"
-    assert s.default_move(0) == s.legal(0)[0] == "discard 6m"
+    assert s.default_move(0) == s.legal(0)[0]
+    assert s.action_to_string(s.default_move(0)) == "discard 6m"
     assert st.hands[0][parse_tile("6m")] == 3 and st.hands[0][parse_tile("1p")] == 1
-    discards = [a for a in legal_actions(st, 0) if a.verb == "discard" and not a.declare]
+    discards = [a.code for a in legal_actions(st, 0) if a.verb == "discard" and not a.declare]
     bot = make_bot("mahjong", "normal")
-    want = str(bot.act(mahjong_view(st, 0), discards, random.Random(0), Budget(0.01)))
+    choice = bot.act(mahjong_view(st, 0), discards, random.Random(0), Budget(0.01))
+    want = s.action_to_string(choice)
     assert want == "discard 1p"
 
     c = make_client(turn_seconds=0.3, deal_seed=MAHJONG_SEED - 1)
@@ -137,7 +140,7 @@ def test_a_timeout_never_calls_go_wins_claims_or_declares() -> None:
                 q = s.question(seat)
                 move = s.timeout_move(seat, bot, rng)
                 assert move in s.legal(seat)
-                wins = [a for a in s.legal(seat) if a in ("ron", "tsumo")]
+                wins = [a for a in s.legal(seat) if s.action_to_string(a) in ("ron", "tsumo")]
                 if game == "mahjong" and s.match.hand.declared[seat] and wins:  # type: ignore[attr-defined]
                     assert move == wins[0]  # a declared hand's time runs out to its win
                     declared_wins += 1
@@ -147,7 +150,8 @@ def test_a_timeout_never_calls_go_wins_claims_or_declares() -> None:
                 elif move != s.default_move(seat):
                     not_default += 1
                 if game == "mahjong" and move not in wins:
-                    assert move.split()[0] in ("discard", "pass") and len(move.split()) <= 2, move
+                    words = s.action_to_string(move).split()
+                    assert words[0] in ("discard", "pass") and len(words) <= 2, words
                 s.step(seat, rng.choice(s.legal(seat)))
     assert {"go_stop", "claim"} <= seen
     assert not_default > 100

@@ -431,14 +431,15 @@ def decide(
     budget: Budget,
     faults: GameFaults,
     decision: int = 0,
-) -> str:
-    """The move of ``seat``'s bot now, as a move string.
+) -> int:
+    """The action id of ``seat``'s bot now.
 
     A :class:`Bot` answers through :meth:`~madang.core.game.Session.bot_move` (an
     illegal answer raises :class:`IllegalBotAction`: built-in bots do not fault). A
-    :class:`MoveBot` is given ``session.view(seat)`` and ``session.legal(seat)``; a
-    :class:`BotFault` it raises, or a move not in the legal list, is recorded in
-    ``faults`` and logged, and the default move is played; a broken seat is not asked.
+    :class:`MoveBot` is given ``session.view(seat)`` and the legal moves as strings
+    (:meth:`~madang.core.game.Session.action_to_string`); a :class:`BotFault` it raises,
+    or a move not in the legal list, is recorded in ``faults`` and logged, and the
+    default move is played; a broken seat is not asked.
     """
     from madang.core.errors import IllegalActionError
 
@@ -451,15 +452,16 @@ def decide(
         raise IllegalBotAction(f"bot {plain.name!r} (seat {seat}): {e}") from None
 
 
-def _edge_move(session: Session, seat: int, bot: MoveBot, faults: GameFaults, decision: int) -> str:
+def _edge_move(session: Session, seat: int, bot: MoveBot, faults: GameFaults, decision: int) -> int:
     """A :class:`MoveBot`'s move, or the default move for a fault or a broken seat."""
     if faults.broken(seat):
         return session.default_move(seat)
     legal = session.legal(seat)
+    moves = [session.action_to_string(a) for a in legal]
     try:
-        move = bot.choose(session.view(seat), list(legal))
-        if move not in legal:
-            raise IllegalAnswer(f"{move!r} is not one of the {len(legal)} legal moves")
+        move = bot.choose(session.view(seat), list(moves))
+        if move not in moves:
+            raise IllegalAnswer(f"{move!r} is not one of the {len(moves)} legal moves")
     except BotFault as e:
         faults.faults.append(Fault(seat, decision, e.kind, str(e)))
         _log.warning(
@@ -473,7 +475,7 @@ def _edge_move(session: Session, seat: int, bot: MoveBot, faults: GameFaults, de
                 faults.max_faults,
             )
         return session.default_move(seat)
-    return move
+    return legal[moves.index(move)]
 
 
 def play(

@@ -2,8 +2,10 @@
 value (the defensive bot choosing by expected points); ``defensive`` by name.
 
 A mahjong bot is called as ``act(view, legal, rng, budget)`` with the seat's view
-(:func:`madang.mahjong.view.view`) and the list of legal
-:class:`~madang.mahjong.state.Action` values, and returns one of them.
+(:func:`madang.mahjong.view.view`) and the list of legal action ids (each an
+:attr:`~madang.mahjong.state.Action.code`, the RL encoding's ids), and returns one of
+them; the built-in bots reason on :class:`~madang.mahjong.state.Action` values
+(``EfficiencyBot.choose``) and convert at their ``act``.
 
 >>> sorted(bot_names("mahjong"))
 ['defensive', 'easy', 'efficiency', 'first', 'hard', 'normal', 'random', 'value']

@@ -31,8 +31,8 @@ Decisions:
 >>> from madang.mahjong.engine import new_hand, legal_actions
 >>> from madang.mahjong.view import view
 >>> st = new_hand(seed=3)
->>> a = EfficiencyBot().act(view(st, 0), legal_actions(st, 0), random.Random(0), Budget())
->>> a in legal_actions(st, 0)
+>>> legal = [a.code for a in legal_actions(st, 0)]
+>>> EfficiencyBot().act(view(st, 0), legal, random.Random(0), Budget()) in legal
 True
 """
 
@@ -48,7 +48,7 @@ from madang.core.errors import InvalidActionError
 from madang.mahjong.hand import KIND_STEP, KIND_SUIT, shanten_keys
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.scoring import Meld, WinContext, score_hand
-from madang.mahjong.state import Action
+from madang.mahjong.state import ACTION_FORMS, Action, act
 from madang.mahjong.tiles import DRAGONS, NUM_KINDS, tile_name
 
 __all__ = [
@@ -328,9 +328,14 @@ class EfficiencyBot:
     name = "efficiency"
 
     def act(
-        self, view: dict[str, Any], legal: list[Any], rng: random.Random, budget: Budget
-    ) -> Any:
-        """One of ``legal`` (a list of :class:`~madang.mahjong.state.Action`)."""
+        self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Budget
+    ) -> int:
+        """One of ``legal`` (action ids, :attr:`~madang.mahjong.state.Action.code`)."""
+        seat = view["seat"]
+        return self.choose(view, [act(seat, *ACTION_FORMS[i]) for i in legal]).code
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """One of ``legal`` (the seat's :class:`~madang.mahjong.state.Action` values)."""
         if len(legal) == 1:
             return legal[0]
         verbs: dict[str, Action] = {}

@@ -2,15 +2,24 @@
 
 A game is registered (:mod:`madang.core.registry`) with a :class:`GameSpec`: its name,
 seats, presets, rating scheme and ruleset version, a factory of :class:`Session` (a
-match in progress at a table, one game or hand at a time, speaking move strings) and
-the replay frames of a finished game's record. The server's rooms and replays use only
+match in progress at a table, one game or hand at a time) and the replay frames of a
+finished game's record.
+
+An action is an int, one id space per game (the game's reinforcement-learning encoding
+numbers the same ids), from the engine up to bots, RL and the server's session; the move
+strings of the record notation exist only at the edges (records and the journal, the
+wire, the command line), through :meth:`Session.action_to_string` and
+:meth:`Session.string_to_action`. The server's rooms and replays use only
 this; each game implements it in its own package (``matgo/game.py``,
 ``mahjong/game.py``). A new game is one package and one registration.
 
 >>> from madang.core.registry import spec
 >>> s = spec("matgo").session("default", seed=1)
 >>> seat = s.pending()[0]
->>> ev = s.step(seat, s.legal(seat)[0])
+>>> action = s.legal(seat)[0]
+>>> s.string_to_action(s.action_to_string(action)) == action
+True
+>>> ev = s.step(seat, action)
 >>> s.version_events(ev, 1 - seat)[0]["type"]
 'play'
 """
@@ -22,9 +31,20 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast, runtime_checkable
 
-__all__ = ["BotSeat", "GameSpec", "Session", "with_overrides"]
+from madang.core.match import Match
+
+__all__ = [
+    "BotSeat",
+    "Chooser",
+    "GameSpec",
+    "Pacing",
+    "Session",
+    "check_action",
+    "pacing",
+    "with_overrides",
+]
 
 
 def with_overrides(base: Any, overrides: object) -> Any:
@@ -47,12 +67,41 @@ def with_overrides(base: Any, overrides: object) -> Any:
     return from_dict({**base.to_dict(), **overrides})
 
 
+def check_action(action: object, count: int) -> int:
+    """``action`` if it is an action id of a game with ``count`` of them, else an
+    InvalidActionError (a bool, a float or a string is not an id).
+
+    >>> check_action(3, 175)
+    3
+    >>> check_action("go", 175)
+    Traceback (most recent call last):
+    ...
+    madang.core.errors.InvalidActionError: an action is an int id, not str
+    """
+    from madang.core.errors import InvalidActionError
+
+    if not isinstance(action, int) or isinstance(action, bool):
+        raise InvalidActionError(f"an action is an int id, not {type(action).__name__}")
+    if not 0 <= action < count:
+        raise InvalidActionError(f"no action has id {action}")
+    return action
+
+
+class Chooser(Protocol):
+    """What a session asks of a bot (:class:`madang.bots.Bot` is one): one of the legal
+    action ids, from the seat's view, a seeded ``rng`` and its thinking budget."""
+
+    def act(self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Any) -> int:
+        """One element of ``legal``."""
+        ...
+
+
 class BotSeat(Protocol):
     """What a session needs of the bot playing a seat: the bot (None: the game's
     default answer) and its thinking budget."""
 
     @property
-    def bot(self) -> Any: ...
+    def bot(self) -> Chooser | None: ...
 
     @property
     def budget(self) -> Any: ...
@@ -120,55 +169,92 @@ class GameSpec:
 
 
 class Session(ABC):
-    """A match in progress at a table, one game (or hand) at a time."""
+    """A match in progress at a table, one game (or hand) at a time: the games in series
+    and the balances are the generic :class:`~madang.core.match.Match` ``series`` (each
+    session makes one of its seats); the game deals (:meth:`deal_next`) and says when a
+    match ends (:meth:`ends_match`)."""
 
     game: str
     seats: int
-    game_no: int
+    series: Match
 
     @property
-    @abstractmethod
-    def over(self) -> bool:
-        """Whether the current game has ended."""
+    def game_no(self) -> int:
+        """The current game's number at the table (from 1, counting on across matches)."""
+        return self.series.game_no
 
     @abstractmethod
     def pending(self) -> list[int]:
-        """The seats that must answer now."""
+        """The seats that must answer now ([] exactly when the game is over)."""
 
-    @abstractmethod
+    @property
+    def over(self) -> bool:
+        """Whether the current game has ended (no seat is asked anything)."""
+        return not self.pending()
+
     def public_pending(self) -> list[int]:
-        """The pending seats everyone may know of (not a private claim question)."""
+        """The pending seats everyone may know of: all of them, but in a game with
+        private questions (a mahjong claim window)."""
+        return self.pending()
 
     @abstractmethod
     def question(self, seat: int) -> str:
         """What ``seat`` is asked."""
 
     @abstractmethod
-    def legal(self, seat: int) -> list[str]:
-        """The moves ``seat`` may send now."""
+    def legal(self, seat: int) -> list[int]:
+        """The action ids ``seat`` may take now."""
 
     @abstractmethod
-    def step(self, seat: int, move: str) -> list[Any]:
-        """Apply ``seat``'s move; return the raw events. Bad moves raise typed errors."""
+    def step(self, seat: int, action: int) -> list[Any]:
+        """Apply ``seat``'s action id; return the raw events. An id that is not one of
+        the game's raises InvalidActionError, one not legal now IllegalActionError;
+        either changes nothing."""
 
     @abstractmethod
-    def default_move(self, seat: int) -> str:
+    def action_to_string(self, action: int) -> str:
+        """The record notation of an action id (``go``, ``discard 3m``): the edges'
+        form (records, the journal, the wire, the command line)."""
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """The action id of a move in the record notation; malformed text (or not a
+        string) raises InvalidActionError."""
+
+    @abstractmethod
+    def default_move(self, seat: int) -> int:
         """The answer taken when ``seat``'s time runs out."""
 
-    @abstractmethod
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
-        """What a bot answers for ``seat``: it is given the seat's view and legal actions
-        (in the game's own action type), never the state. An answer that is not legal is
-        replaced by :meth:`default_move`, or with ``strict`` raises IllegalActionError."""
+    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> int:
+        """What a bot answers for ``seat``: it is given the seat's :meth:`view` and the
+        legal action ids, never the state. An answer that is not legal is replaced by
+        :meth:`default_move`, or with ``strict`` raises IllegalActionError."""
+        return self.bot_choice(seat, bot, rng, self.legal(seat), strict)
 
-    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+    def bot_choice(
+        self, seat: int, bot: BotSeat, rng: random.Random, legal: list[int], strict: bool = False
+    ) -> int:
+        """What ``bot`` picks for ``seat`` among ``legal`` (some of the seat's legal
+        action ids) from the seat's :meth:`view` (:meth:`bot_move`)."""
+        from madang.core.errors import IllegalActionError
+
+        if bot.bot is None or not legal:
+            return self.default_move(seat)
+        choice = bot.bot.act(self.view(seat), list(legal), rng, bot.budget)
+        if choice not in legal:
+            if strict:
+                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
+            return self.default_move(seat)
+        return int(choice)
+
+    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> int:
         """The answer played for a person whose time ran out at a table: what ``bot``
         answers for ``seat`` (:meth:`bot_move`: it sees only the seat's view), never
         simply the first legal move. A game may keep :meth:`default_move` for a question
         a timeout must not decide (Matgo's 고, a mahjong win or claim)."""
         return self.bot_move(seat, bot, rng)
 
-    def auto_move(self, seat: int) -> str | None:
+    def auto_move(self, seat: int) -> int | None:
         """The move ``seat`` makes by itself now, with nothing left to decide (a declared
         mahjong hand discarding a drawn tile it cannot win on), else None. The room plays
         it for a person after a short pause, as a portal does."""
@@ -184,7 +270,15 @@ class Session(ABC):
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The engine's view of the current game for ``seat``."""
+        """What ``seat`` (``None``: a spectator) knows of the current game: the view bots
+        and RL get, with no help for a person (:meth:`annotate`)."""
+
+    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """``view`` (this session's :meth:`view` of ``seat`` now) with the help a person
+        reads beside it (Matgo's piles, 족보 progress, 박 warnings; mahjong's discard
+        help), added in place and returned. The table adds it to the views it sends to
+        people; bots and RL never pay for it. A game without help returns ``view``."""
+        return view
 
     @abstractmethod
     def payments(self) -> list[tuple[int, int, int, str]]:
@@ -198,13 +292,31 @@ class Session(ABC):
     def record(self) -> dict[str, Any]:
         """The current game's record (``notation.md``)."""
 
-    @abstractmethod
     def next_game(self) -> bool:
-        """Deal the next game; True when a new match began (the last one was over)."""
+        """Settle the finished game into the match and deal the next; True when a new
+        match began (the finished game ended the last one: :meth:`ends_match`)."""
+        over = self.ends_match()
+        self.series.settle(self.payments(), over=over)
+        self.deal_next(over)
+        return over
 
     @abstractmethod
+    def deal_next(self, new_match: bool) -> None:
+        """Deal the next game (:meth:`next_game` has settled the finished one): the first
+        of a new match when ``new_match``."""
+
+    def ends_match(self) -> bool:
+        """Whether the finished current game ends the match, asked of the game's rules
+        (mahjong: the last pass of the dealership); False for a game whose matches go on
+        while the table does (Matgo)."""
+        return False
+
     def match_scores(self) -> list[int] | None:
-        """At the end of a match that has placements (mahjong): the final totals."""
+        """At the end of a match (the current game finished and :meth:`ends_match`): the
+        final totals, this game's payments included; else None."""
+        if not self.over or not self.ends_match():
+            return None
+        return self.series.totals(self.payments())
 
     def redeal(self, key: bytes) -> None:
         """Deal the current game again from a fairness deal key (``docs/fairness.md``),
@@ -234,27 +346,51 @@ class Session(ABC):
         discards that others win on); None where the game has no such thing."""
         return None
 
-    # An offer is the pause after a move that others may claim (a mahjong discard or
-    # 가깡): the room shows it for the same time whether or not anyone was asked, and
-    # shows the seats that were not asked the same content either way. Games without
-    # claims never offer.
 
-    offering: bool = False
+@runtime_checkable
+class Pacing(Protocol):
+    """The optional hook of a game whose moves others may claim in private (a mahjong
+    discard or 가깡): the *offer*, the pause after such a move. The room shows it for
+    the same time whether or not anyone was asked, and shows the seats that were not
+    asked the same content either way. A session that implements these members is
+    paced (:func:`pacing`); the room asks nothing of the others, which never offer."""
+
+    offering: bool
     """Whether the last step made an offer (until :meth:`end_offer`)."""
 
     def window(self) -> list[int]:
         """The seats answering a private question now (a claim window), else []."""
-        return []
+        ...
 
     def offered_view(self, seat: int | None) -> dict[str, Any]:
-        """The view during an offer of a seat that is not answering it (or a spectator)."""
-        return self.view(seat)
+        """The view during an offer of a seat that is not answering it (or a spectator),
+        as the table shows it to a person (its help added, :meth:`Session.annotate`)."""
+        ...
 
     def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
         """The events of a step during an offer: those shown now (the offered move, the
         private questions and answers) and those shown when the offer ends."""
-        return events, []
+        ...
 
     def end_offer(self) -> None:
         """The offer's pause is over."""
-        self.offering = False
+        ...
+
+
+def pacing(session: Session) -> Pacing | None:
+    """``session`` as a :class:`Pacing` game, or None where its game never offers.
+
+    >>> from madang.core.registry import spec
+    >>> pacing(spec("matgo").session("default", 1)) is None
+    True
+    >>> pacing(spec("mahjong").session("default", 1)) is not None
+    True
+    """
+    kind = type(session)
+    paced = _PACED.get(kind)
+    if paced is None:  # isinstance on a runtime protocol is slow: once per class
+        paced = _PACED[kind] = isinstance(session, Pacing)
+    return cast(Pacing, session) if paced else None
+
+
+_PACED: dict[type, bool] = {}

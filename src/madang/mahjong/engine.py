@@ -1660,13 +1660,27 @@ class MahjongMatch:
         new.hands = [*self.hands[:-1], new.hand]
         return new
 
+    def ends(self) -> bool:
+        """Whether the finished current hand ends the match: the dealership passes (it is
+        not kept) for the ``4 * rounds``-th time. False while the hand is being played.
+
+        >>> MahjongMatch(seed=1).ends()
+        False
+        """
+        res = self.hand.result
+        if res is None:
+            return False
+        return self.over or self.passes + (not res.dealer_keeps) >= 4 * self.rules.rounds
+
     def next_hand(self) -> HandState | None:
-        """Settle the finished current hand and deal the next one (``None``: match over)."""
+        """Settle the finished current hand and deal the next one (``None``: match over,
+        :meth:`ends`)."""
         st = self.hand
         if st.result is None:
             raise IllegalActionError("the current hand is not over")
         if self.over:
             return None
+        ending = self.ends()
         res = st.result
         for frm, to, pts, reason in res.payments:
             self.scores[frm] -= pts
@@ -1676,7 +1690,7 @@ class MahjongMatch:
         if not res.dealer_keeps:
             self.dealer = (self.dealer + 1) % 4
             self.passes += 1
-        if self.passes >= 4 * self.rules.rounds:
+        if ending:
             self.over = True
             return None
         self.hand = self._deal()

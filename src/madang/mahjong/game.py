@@ -10,7 +10,8 @@ import random
 from typing import Any
 
 from madang.core.errors import IllegalActionError, InvalidActionError
-from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
+from madang.core.match import Match
 from madang.mahjong.rules import RULESET_VERSION
 
 __all__ = [
@@ -28,9 +29,12 @@ __all__ = [
 class MahjongSession(Session):
     """Mahjong hands in series; a new match (from a fresh seed) after the last hand.
 
-    ``offers``: whether a discard or 가깡 makes an offer (the room's pause; see
-    :class:`~madang.core.game.Session`); the arena's sessions make none.
+    ``offers``: whether a discard or 가깡 makes an offer (the room's pause: the session
+    is :class:`~madang.core.game.Pacing`); the arena's sessions make none.
     """
+
+    offering: bool = False
+    """Whether the last step made an offer (until :meth:`end_offer`)."""
 
     def __init__(
         self, rules: Any, seed: int | None, *, first_seed: int | None = None, offers: bool = True
@@ -39,7 +43,7 @@ class MahjongSession(Session):
         self.seats = 4
         self.rules = rules
         self.rng = random.Random(seed)
-        self.game_no = 1
+        self.series = Match(4)
         self.offers = offers
         self._new_match(first_seed)
 
@@ -70,33 +74,46 @@ class MahjongSession(Session):
     def question(self, seat: int) -> str:
         return str(self.match.hand.phase)
 
-    def legal(self, seat: int) -> list[str]:
+    def legal(self, seat: int) -> list[int]:
         from madang.mahjong.engine import legal_actions
 
-        return [str(a) for a in legal_actions(self.match.hand, seat)]
+        return [a.code for a in legal_actions(self.match.hand, seat)]
 
-    def step(self, seat: int, move: str) -> list[Any]:
+    def step(self, seat: int, action: int) -> list[Any]:
         from madang.mahjong.engine import legal_actions, offered, step
-        from madang.mahjong.state import PHASE_DISCARD, Action
+        from madang.mahjong.state import ACTION_FORMS, PHASE_DISCARD, act
 
-        words = move.split()
-        if words and words[0].isdigit():
-            raise InvalidActionError("send the move without a seat number")
-        action = Action.parse(move, seat=seat)
+        check_action(action, len(ACTION_FORMS))
+        if not isinstance(seat, int) or not 0 <= seat < 4:
+            raise InvalidActionError(f"seat must be 0-3, not {seat!r}")
+        move = act(seat, *ACTION_FORMS[action])
         st = self.match.hand
         offer = None
         if (
             self.offers
             and st.phase == PHASE_DISCARD
-            and action.verb in ("discard", "kakan")
-            and action in legal_actions(st, seat)
+            and move.verb in ("discard", "kakan")
+            and move in legal_actions(st, seat)
         ):
-            offer = offered(st, action)
-        events = step(st, action)
+            offer = offered(st, move)
+        events = step(st, move)
         if offer is not None:
             self._offer = offer
             self.offering = True
         return events
+
+    def action_to_string(self, action: int) -> str:
+        from madang.mahjong.state import ACTION_FORMS, act
+
+        return str(act(0, *ACTION_FORMS[check_action(action, len(ACTION_FORMS))]))
+
+    def string_to_action(self, text: str) -> int:
+        from madang.mahjong.state import Action
+
+        words = text.split() if isinstance(text, str) else []
+        if words and words[0].isdigit():
+            raise InvalidActionError("send the move without a seat number")
+        return Action.parse(text, seat=0).code
 
     def window(self) -> list[int]:
         from madang.mahjong.state import PHASE_CLAIM, PHASE_ROB
@@ -105,7 +122,10 @@ class MahjongSession(Session):
         return list(st.pending) if st.phase in (PHASE_CLAIM, PHASE_ROB) else []
 
     def offered_view(self, seat: int | None) -> dict[str, Any]:
-        return self._view_of(self._offer, seat) if self.offering else self.view(seat)
+        """The offer as the table shows it to a seat not asked (or a spectator), with
+        the discard help of that moment."""
+        st = self._offer if self.offering else self.match.hand
+        return self._help(self._view_of(st, seat), st, seat)
 
     def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
         now: list[Any] = []
@@ -114,17 +134,15 @@ class MahjongSession(Session):
             (now if e["type"] in _OFFER_NOW else later).append(e)
         return now, later
 
-    def default_move(self, seat: int) -> str:
+    def end_offer(self) -> None:
+        self.offering = False
+
+    def default_move(self, seat: int) -> int:
         from madang.mahjong.engine import default_action
 
-        return str(default_action(self.match.hand, seat))
+        return default_action(self.match.hand, seat).code
 
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
-        from madang.mahjong.engine import legal_actions
-
-        return self._bot_choice(seat, bot, rng, list(legal_actions(self.match.hand, seat)), strict)
-
-    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> int:
         """Never a claim, a kan or a declaration (the rules' defaults), and no win but a
         declared hand's: a seat under 엎어/불러 answers 쏘아 on its winning tile (올라 on
         its turn), since its hand cannot change (``docs/rules/mahjong.md``, Timeouts).
@@ -137,13 +155,14 @@ class MahjongSession(Session):
         if st.declared[seat]:
             wins = [a for a in legal_actions(st, seat) if a.verb in ("ron", "tsumo")]
             if wins:
-                return str(wins[0])
+                return wins[0].code
         if st.phase != PHASE_DISCARD:
             return self.default_move(seat)
-        discards = [a for a in legal_actions(st, seat) if a.verb == "discard" and not a.declare]
-        return self._bot_choice(seat, bot, rng, discards, False)
+        legal = legal_actions(st, seat)
+        discards = [a.code for a in legal if a.verb == "discard" and not a.declare]
+        return self.bot_choice(seat, bot, rng, discards)
 
-    def auto_move(self, seat: int) -> str | None:
+    def auto_move(self, seat: int) -> int | None:
         """A declared (엎어/불러) hand on its turn that cannot win on its drawn tile
         discards it: its only legal move."""
         from madang.mahjong.engine import legal_actions
@@ -155,25 +174,7 @@ class MahjongSession(Session):
         if not st.declared[seat]:
             return None
         legal = legal_actions(st, seat)
-        return str(legal[0]) if len(legal) == 1 and legal[0].verb == "discard" else None
-
-    def _bot_choice(
-        self, seat: int, bot: BotSeat, rng: random.Random, legal: list[Any], strict: bool
-    ) -> str:
-        """What ``bot`` picks for ``seat`` among ``legal`` (some of the seat's legal
-        actions), from the seat's view; the default answer should it pick another."""
-        from madang.mahjong.engine import default_action
-        from madang.mahjong.view import view
-
-        st = self.match.hand
-        if bot.bot is None or not legal:
-            return str(default_action(st, seat))
-        choice = bot.bot.act(view(st, seat), list(legal), rng, bot.budget)
-        if choice not in legal:
-            if strict:
-                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
-            return str(default_action(st, seat))
-        return str(choice)
+        return legal[0].code if len(legal) == 1 and legal[0].verb == "discard" else None
 
     def start_events(self) -> list[Any]:
         return list(self.match.hand.deal_events)
@@ -186,10 +187,28 @@ class MahjongSession(Session):
     def view(self, seat: int | None) -> dict[str, Any]:
         return self._view_of(self.match.hand, seat)
 
+    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """The view with the seat's discard help
+        (:func:`madang.mahjong.view.discard_help`: on its turn, every discard that
+        leaves the hand ready, its waits, and 엎어/불러)."""
+        return self._help(view, self.match.hand, seat)
+
+    @staticmethod
+    def _help(view: dict[str, Any], st: Any, seat: int | None) -> dict[str, Any]:
+        """``view`` (of ``st``) with what the board offers a person: the seat's
+        ``legal_actions`` in the notation and its discard ``help``."""
+        from madang.mahjong.engine import legal_actions
+        from madang.mahjong.view import discard_help
+
+        view["legal_actions"] = (
+            [str(a) for a in legal_actions(st, seat)] if seat is not None else []
+        )
+        view["help"] = discard_help(st, seat) if seat is not None else None
+        return view
+
     def _view_of(self, st: Any, seat: int | None) -> dict[str, Any]:
-        """The engine's view of ``st`` (the hand, or an offer of it) with the match and
-        the seat's discard help."""
-        from madang.mahjong.view import discard_help, view
+        """The engine's view of ``st`` (the hand, or an offer of it) with the match."""
+        from madang.mahjong.view import view
 
         v = view(st, seat)
         m = self.match
@@ -198,11 +217,8 @@ class MahjongSession(Session):
             if h.dealer != st.dealer or h.round_wind != st.round_wind:
                 break
             repeat += 1
-        scores = list(m.scores)
-        if st.result is not None:  # the finished hand's payments, not yet in the match
-            for frm, to, pts, _ in st.result.payments:
-                scores[frm] -= pts
-                scores[to] += pts
+        # the finished hand's payments, not yet in the match, included
+        scores = self.series.totals(st.result.payments if st.result is not None else ())
         v["match"] = {
             "scores": scores,
             "hand_no": len(m.hands),
@@ -210,7 +226,6 @@ class MahjongSession(Session):
             "repeat": repeat,
             "rounds": m.rules.rounds,
         }
-        v["help"] = discard_help(st, seat) if seat is not None else None
         return v
 
     def payments(self) -> list[tuple[int, int, int, str]]:
@@ -234,30 +249,15 @@ class MahjongSession(Session):
 
         return export_record(self.match.hand)
 
-    def match_scores(self) -> list[int] | None:
-        """The final totals if the current hand ends the match (checked on a copy)."""
-        m = self.match
-        passes = m.passes
-        res = m.hand.result
-        if res is None:
-            return None
-        if not res.dealer_keeps:
-            passes += 1
-        if passes < 4 * m.rules.rounds:
-            return None
-        scores = list(m.scores)
-        for frm, to, pts, _ in res.payments:
-            scores[frm] -= pts
-            scores[to] += pts
-        return scores
+    def ends_match(self) -> bool:
+        """Whether the finished hand ends the match (:meth:`MahjongMatch.ends
+        <madang.mahjong.engine.MahjongMatch.ends>`: the dealership's last pass)."""
+        return self.match.ends()
 
-    def next_game(self) -> bool:
-        nxt = self.match.next_hand()
-        self.game_no += 1
-        if nxt is None:
+    def deal_next(self, new_match: bool) -> None:
+        """The next hand, or the first hand of a new match (from a fresh seed)."""
+        if self.match.next_hand() is None:
             self._new_match()
-            return True
-        return False
 
     def redeal(self, key: bytes) -> None:
         from madang.mahjong.fair import fair_hand
@@ -275,6 +275,7 @@ class MahjongSession(Session):
         new = copy.copy(self)
         new.rng = copy.copy(self.rng)
         new.match = self.match.clone()
+        new.series = self.series.clone()
         resample_hidden(new.match.hand, seat, rng)
         return new
 
@@ -325,6 +326,7 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
 
     def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
         v = view(state, None)
+        v["legal_actions"] = []  # a spectator's, as a table shows it
         for s in range(4):
             v["players"][s]["hand"] = view(state, s)["players"][s]["hand"]
         return {"move": move, "events": list(events), "view": v}

@@ -42,17 +42,17 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
     the viewer, if asked), ``claim`` (the tile offered in a window and who offered it),
     ``drew`` (the turn seat drew a tile this turn: false after a 뽕), ``kan_draw`` (that
     draw replaced a kan), ``answered`` (the viewer's own answer in the open claim window,
-    once given, else ``None``), ``legal_actions`` (the viewer's, in notation),
-    ``players`` (one dict per seat: ``seat``, ``wind``, ``concealed`` count, ``hand``
+    once given, else ``None``), ``players`` (one dict per seat: ``seat``, ``wind``,
+    ``concealed`` count, ``hand``
     (the viewer's own tiles, else ``None``), ``drawn``, ``melds``, ``river``,
     ``flowers``, ``declared``, ``double``, ``face_down``, ``waits`` (불러 only), ``golla``,
     ``my_waits`` and ``jinting`` (own only: the ready hand's waits and whether one is
     among its own discards)), and ``result`` once the hand is over (winners' hands are shown then).
+    The table adds what it offers a person (``legal_actions`` in the notation and the
+    discard ``help``: :meth:`madang.mahjong.game.MahjongSession.annotate`).
     """
     if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
         raise InvalidActionError(f"a view is for seat 0-3 or None (spectator), not {seat!r}")
-    from madang.mahjong.engine import legal_actions
-
     players: list[dict[str, Any]] = []
     for s in range(4):
         counts = state.hands[s]
@@ -107,7 +107,6 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
             if seat is not None and (answer := state.answers.get(seat)) is not None
             else None
         ),
-        "legal_actions": ([str(a) for a in legal_actions(state, seat)] if seat is not None else []),
         "players": players,
         "result": None,
     }

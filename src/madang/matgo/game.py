@@ -9,7 +9,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from madang.core.errors import IllegalActionError
-from madang.core.game import BotSeat, GameSpec, Session, with_overrides
+from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
+from madang.core.match import Match
 from madang.matgo.rules import RULESET_VERSION
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ class MatgoSession(Session):
         self.game = "matgo"
         self.seats = 2
         self.match = match
-        self.game_no = 1
+        self.series = Match(2)
         self._version = 0  # bumped by every change of the position
         self._public: tuple[int, dict[str, Any]] | None = None
 
@@ -49,25 +50,20 @@ class MatgoSession(Session):
         g = self.match.game
         return [] if g.over else [g.current]
 
-    def public_pending(self) -> list[int]:
-        return self.pending()
-
     def question(self, seat: int) -> str:
         return self.match.game.phase.name.lower()
 
-    def legal(self, seat: int) -> list[str]:
-        from madang.matgo.actions import action_str
-
+    def legal(self, seat: int) -> list[int]:
         g = self.match.game
         if g.over or g.current != seat:
             return []
-        return [action_str(a) for a in g.legal_actions()]
+        return list(g.legal_actions())
 
-    def step(self, seat: int, move: str) -> list[Any]:
-        from madang.matgo.actions import parse_action
+    def step(self, seat: int, action: int) -> list[Any]:
+        from madang.matgo.actions import NUM_ACTIONS
 
         g = self.match.game
-        action = parse_action(move)
+        check_action(action, NUM_ACTIONS)
         if g.over:
             raise IllegalActionError("the game is over")
         if g.current != seat:
@@ -76,29 +72,20 @@ class MatgoSession(Session):
         self._version += 1
         return events
 
-    def default_move(self, seat: int) -> str:
+    def action_to_string(self, action: int) -> str:
         from madang.matgo.actions import action_str
 
-        return action_str(self.match.game.default_action())
+        return action_str(action)
 
-    def bot_move(self, seat: int, bot: BotSeat, rng: random.Random, strict: bool = False) -> str:
-        from madang.matgo.actions import action_str
-        from madang.matgo.view import seat_view
+    def string_to_action(self, text: str) -> int:
+        from madang.matgo.actions import parse_action
 
-        g = self.match.game
-        legal = list(g.legal_actions())
-        if bot.bot is None:
-            return action_str(g.default_action())
-        # bots read views and never write them, so this one shares the public part
-        view = seat_view(self._public_view(), g, seat)
-        choice = bot.bot.act(view, list(legal), rng, bot.budget)
-        if choice not in legal:
-            if strict:
-                raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
-            return action_str(g.default_action())
-        return action_str(choice)
+        return parse_action(text)
 
-    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> str:
+    def default_move(self, seat: int) -> int:
+        return self.match.game.default_action()
+
+    def timeout_move(self, seat: int, bot: BotSeat, rng: random.Random) -> int:
         """The bot's card, pick or 국진 count; but 스톱 at 고/스톱 and stop at 총통 (the
         default answers): a timeout never raises the stakes for the player."""
         if self.question(seat) in _TIMEOUT_DEFAULTS:
@@ -123,7 +110,7 @@ class MatgoSession(Session):
         m = self.match
         v["match"] = {
             "game_no": self.game_no,
-            "balances": list(m.balances),
+            "balances": list(self.series.balances),
             # 선 결정: the months drawn for the first 선 (each pair: seat 0's, seat 1's; a
             # tie draws again). Months only: the drawn cards are not the deal's.
             "first_draws": (
@@ -132,6 +119,17 @@ class MatgoSession(Session):
             "first_dealer_rule": m.rules.first_dealer.value,
         }
         return v
+
+    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """The view with :func:`madang.matgo.view.help_of` it (piles, progress, points,
+        warnings, multipliers in force) and, on the seat's turn, its ``legal`` moves in
+        the notation (what the board offers)."""
+        from madang.matgo.view import annotate
+
+        legal = self.legal(seat) if seat is not None else []
+        if legal:
+            view["legal"] = [self.action_to_string(a) for a in legal]
+        return annotate(view)
 
     def payments(self) -> list[tuple[int, int, int, str]]:
         return [(f, t, p, r) for f, t, p, r in self.match.game.payments]
@@ -150,14 +148,10 @@ class MatgoSession(Session):
 
         return export_record(self.match.game)
 
-    def next_game(self) -> bool:
+    def deal_next(self, new_match: bool) -> None:
+        """The next game of the endless match (the winner deals, 나가리 doubles it)."""
         self.match.next_game()
-        self.game_no += 1
         self._version += 1
-        return False
-
-    def match_scores(self) -> list[int] | None:
-        return None
 
     def redeal(self, key: bytes) -> None:
         from madang.matgo.fair import fair_first_dealer, fair_game
@@ -174,6 +168,7 @@ class MatgoSession(Session):
         new = copy.copy(self)
         new.match = self.match.clone()
         new.match.game.resample_hidden(seat, rng)
+        new.series = self.series.clone()
         new._public = None
         return new
 
@@ -218,12 +213,12 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     from madang.matgo.cards import codes_of
     from madang.matgo.events import event_to_dict
     from madang.matgo.record import load_record
-    from madang.matgo.view import view
+    from madang.matgo.view import annotate, view
 
     state, moves = load_record(record)
 
     def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
-        v = view(state, None)
+        v = annotate(view(state, None))
         v["hands"] = [codes_of(state.hands[0]), codes_of(state.hands[1])]
         return {"move": move, "events": [event_to_dict(e) for e in events], "view": v}
 

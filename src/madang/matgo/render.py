@@ -170,7 +170,12 @@ def _seats(v: dict[str, Any]) -> tuple[int, int]:
 
 
 def table_lines(v: dict[str, Any], names: tuple[str, str] = ("나", "상대")) -> list[str]:
-    """The table as Rich-markup lines, seen from ``v["seat"]`` (0 if a spectator)."""
+    """The table as Rich-markup lines, seen from ``v["seat"]`` (0 if a spectator), with
+    the help a person reads (:func:`madang.matgo.view.annotate`, added if ``v`` has none)."""
+    from madang.matgo.view import HELP_KEYS, annotate
+
+    if HELP_KEYS[0] not in v:
+        v = annotate(dict(v))
     me, opp = _seats(v)
     lines = []
     last = {c for c in v.get("last_played", []) if c}

@@ -3,22 +3,25 @@
 Bots, the server and RL code all see a game through this one function. A seat sees its
 own hand exactly, the opponent's hand as a count plus the cards a 흔들기 or 총통 showed,
 the draw pile as a count; a spectator (``seat=None``) sees no hand at all. The deck order
-never appears.
+never appears. A view is what the seat knows, not the help a person reads beside it:
+the piles laid out by kind, 족보 progress and points, the 박 warnings and the multipliers
+in force are :func:`help_of` the view, which the table adds (:func:`annotate`) to what
+it shows a person; bots and RL never compute them.
 
 >>> from madang.matgo.engine import new_game
 >>> g = new_game(seed=1)
 >>> v = view(g, 0)
 >>> len(v["hand"]), v["hand_counts"], v["pile"] + len(v["captured"][0]) + len(v["captured"][1])
 (10, [10, 10], 22)
->>> "hand" in view(g, None)
-False
+>>> "hand" in view(g, None), "progress" in v, annotate(v)["progress"][0]["gwang"]
+(False, False, 0)
 """
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import Any, TypedDict
 
-from madang.matgo.actions import action_str
 from madang.matgo.cards import (
     ANIMAL_MASK,
     CHEONGDAN_MASK,
@@ -31,10 +34,31 @@ from madang.matgo.cards import (
     MONTH_MASK,
     RIBBON_MASK,
     codes_of,
+    parse_card,
     pi_value,
 )
 from madang.matgo.engine import MatgoState, Phase
+from madang.matgo.rules import MatgoRules
 from madang.matgo.scoring import bak_risks, jokbo_items
+
+
+class MatgoHelp(TypedDict):
+    """The help a person reads beside a Matgo view (:func:`help_of`), per seat (0, 1)."""
+
+    warnings: list[list[str]]
+    """The 박 the seat risks now (``pibak``, ``gwangbak``, ``meongtta``, ``gobak``)."""
+    score_items: list[list[dict[str, Any]]]
+    """The 족보 that score now: ``{"name", "points"}``, summing to the view's ``scores``."""
+    progress: list[dict[str, int]]
+    """Cards of each kind (국진 where it counts) and of each set (out of 3)."""
+    piles: list[dict[str, list[str]]]
+    """The captured pile as the board lays it out: ``gwang``, ``yeol``, ``tti``, ``pi``."""
+    in_force: list[list[dict[str, Any]]]
+    """The multipliers the seat's win would get whatever the piles."""
+
+
+HELP_KEYS = tuple(MatgoHelp.__annotations__)
+"""The keys :func:`help_of` adds to a view: a person's help, not the seat's knowledge."""
 
 _GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
 
@@ -53,8 +77,6 @@ def seat_view(public: dict[str, Any], state: MatgoState, seat: int | None) -> di
     out.update(public)
     if seat is not None:
         out["hand"] = codes_of(state.hands[seat])
-        if not state.over and state.current == seat:
-            out["legal"] = [action_str(a) for a in state.legal_actions()]
     if state.sheet is not None:
         out["sheet"] = state.sheet.to_dict()
     return out
@@ -62,8 +84,8 @@ def seat_view(public: dict[str, Any], state: MatgoState, seat: int | None) -> di
 
 def public_view(state: MatgoState) -> dict[str, Any]:
     """What everyone may know of the position (every key of :func:`view` but ``game``,
-    ``seat``, ``hand``, ``legal`` and ``sheet``). Treat it as read-only: the views of
-    one position share its parts."""
+    ``seat``, ``hand`` and ``sheet``; no help, :func:`help_of`). Treat it as
+    read-only: the views of one position share its parts."""
     floor = []
     for m in range(1, 13):
         cards = state.floor & MONTH_MASK[m]
@@ -87,10 +109,6 @@ def public_view(state: MatgoState) -> dict[str, Any]:
         "pile": len(state.pile),
         "captured": [codes_of(state.captured[0]), codes_of(state.captured[1])],
         "scores": [state.score(0), state.score(1)],
-        "warnings": [
-            bak_risks(state.captured[p], state.captured[1 - p], state.go_count[p] > 0, state.rules)
-            for p in (0, 1)
-        ],
         "go": list(state.go_count),
         "shakes": list(state.shakes),
         "tokens": list(state.tokens),
@@ -99,16 +117,6 @@ def public_view(state: MatgoState) -> dict[str, Any]:
         "mission": state.mission.name if state.mission else None,
         "gukjin": _GUKJIN[state.gukjin_mode],
         "gukjin_as": [_gukjin_as(state, p) for p in (0, 1)],
-        "score_items": [
-            [
-                {"name": i.name, "points": i.points}
-                for i in jokbo_items(state.captured[p], state.gukjin_as_pi(p))
-            ]
-            for p in (0, 1)
-        ],
-        "progress": [_progress(state, p) for p in (0, 1)],
-        "piles": [_piles(state, p) for p in (0, 1)],
-        "in_force": [_in_force(state, p) for p in (0, 1)],
         "mission_info": _mission_info(state),
         "last_played": _last_played(state),
         "stop_now": _stop_now(state),
@@ -136,11 +144,51 @@ def _gukjin_as(state: MatgoState, p: int) -> str | None:
     return "pi" if state.gukjin_as_pi(p) else "animal"
 
 
-def _progress(state: MatgoState, p: int) -> dict[str, int]:
-    """족보 progress of ``p``'s pile: cards of each kind (국진 where it counts) and of
-    each set (고도리, 홍단, 청단, 초단: out of 3)."""
-    m = state.captured[p]
-    as_pi = state.gukjin_as_pi(p)
+def help_of(v: dict[str, Any]) -> MatgoHelp:
+    """The help a person reads beside a view ``v`` (:data:`HELP_KEYS`), per seat, from
+    the view alone: ``warnings`` (the 박 each seat risks now), ``score_items`` (its 족보
+    points by category), ``progress`` (cards of each kind and set), ``piles`` (its
+    captured pile as the board lays it out) and ``in_force`` (the multipliers its score
+    would get whatever the piles)."""
+    rules = _rules(tuple(sorted(v["public"]["rules"].items())))
+    captured = [_mask(codes) for codes in v["captured"]]
+    as_pi = [a == "pi" for a in v["gukjin_as"]]
+    return {
+        "warnings": [
+            bak_risks(captured[p], captured[1 - p], v["go"][p] > 0, rules) for p in (0, 1)
+        ],
+        "score_items": [
+            [{"name": i.name, "points": i.points} for i in jokbo_items(captured[p], as_pi[p])]
+            for p in (0, 1)
+        ],
+        "progress": [_progress(captured[p], as_pi[p]) for p in (0, 1)],
+        "piles": [_piles(captured[p], as_pi[p]) for p in (0, 1)],
+        "in_force": [_in_force(v, p) for p in (0, 1)],
+    }
+
+
+def annotate(v: dict[str, Any]) -> dict[str, Any]:
+    """``v`` with :func:`help_of` it added (in place; returned for chaining)."""
+    v.update(help_of(v))
+    return v
+
+
+@lru_cache(maxsize=64)
+def _rules(items: tuple[tuple[str, Any], ...]) -> MatgoRules:
+    """The rules of a view's ``public.rules`` (as sorted items: hashable)."""
+    return MatgoRules.from_dict(dict(items))
+
+
+def _mask(codes: list[str]) -> int:
+    m = 0
+    for c in codes:
+        m |= 1 << parse_card(c)
+    return m
+
+
+def _progress(m: int, as_pi: bool) -> dict[str, int]:
+    """족보 progress of a captured pile ``m``: cards of each kind (국진 where it counts,
+    ``as_pi``) and of each set (고도리, 홍단, 청단, 초단: out of 3)."""
     return {
         "gwang": (m & GWANG_MASK).bit_count(),
         "yeol": (m & ANIMAL_MASK).bit_count() - (1 if as_pi else 0),
@@ -153,14 +201,13 @@ def _progress(state: MatgoState, p: int) -> dict[str, int]:
     }
 
 
-def _piles(state: MatgoState, p: int) -> dict[str, list[str]]:
-    """``p``'s pile as the board lays it out: 광, 열끗, 띠 and 피 (쌍피, 쓰리피 and bonus
-    cards with the 피, 국진 where it counts for its holder now); the counts are
-    ``progress``."""
-    m = state.captured[p]
+def _piles(m: int, as_pi: bool) -> dict[str, list[str]]:
+    """A captured pile ``m`` as the board lays it out: 광, 열끗, 띠 and 피 (쌍피, 쓰리피
+    and bonus cards with the 피, 국진 where it counts for its holder now, ``as_pi``); the
+    counts are ``progress``."""
     gwang, tti = m & GWANG_MASK, m & RIBBON_MASK
     yeol = m & ANIMAL_MASK
-    if state.gukjin_as_pi(p):
+    if as_pi:
         yeol &= ~GUKJIN_BIT
     return {
         "gwang": codes_of(gwang),
@@ -170,20 +217,21 @@ def _piles(state: MatgoState, p: int) -> dict[str, list[str]]:
     }
 
 
-def _in_force(state: MatgoState, p: int) -> list[dict[str, Any]]:
+def _in_force(v: dict[str, Any], p: int) -> list[dict[str, Any]]:
     """The multipliers that ``p``'s score would get now whatever the piles: 3고 and up,
     흔들기·폭탄, a completed mission and the 나가리 carry (the 박 are ``warnings``)."""
     out: list[dict[str, Any]] = []
-    go = state.go_count[p]
+    go = v["go"][p]
     if go >= 3:
         out.append({"name": "go", "count": go, "factor": 1 << (go - 2)})
-    if state.shakes[p]:
-        out.append({"name": "heundeulgi", "count": state.shakes[p], "factor": 1 << state.shakes[p]})
-    mission = state.mission
-    if mission is not None and state.captured[p] & mission.cards == mission.cards:
-        out.append({"name": f"mission_{mission.name}", "factor": mission.multiplier})
-    if state.carry > 1:
-        out.append({"name": "nagari_carry", "factor": state.carry})
+    shakes = v["shakes"][p]
+    if shakes:
+        out.append({"name": "heundeulgi", "count": shakes, "factor": 1 << shakes})
+    mission = v["mission_info"]
+    if mission is not None and mission["done"][p]:
+        out.append({"name": f"mission_{mission['name']}", "factor": mission["multiplier"]})
+    if v["carry"] > 1:
+        out.append({"name": "nagari_carry", "factor": v["carry"]})
     return out
 
 

@@ -13,7 +13,7 @@ with ``▶``. Each hand ends on a settlement screen that itemises the score shee
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from madang.bots.base import Bot, make_bot
 from madang.i18n import t, with_particle
@@ -33,7 +33,7 @@ from madang.mahjong.render import (
     tiles_markup,
 )
 from madang.mahjong.rules import MahjongRules
-from madang.mahjong.state import PHASE_DISCARD, Action, HandState
+from madang.mahjong.state import ACTION_FORMS, PHASE_DISCARD, Action, HandState, act
 from madang.mahjong.tiles import NUM_KINDS, parse_tile, tile_name
 from madang.mahjong.view import declare_pan, discard_help, view
 from madang.play.keys import ENTER, LEFT, RIGHT
@@ -211,12 +211,11 @@ class MahjongTerminal(TerminalSession):
     def bot_act(self, state: HandState, seat: int) -> Action:
         bot = self.bots[seat]
         assert bot is not None
-        legal = list(legal_actions(state, seat))
-        choice: Any = bot.act(view(state, seat), cast(Any, legal), self.rng, self.budget)
+        legal = [a.code for a in legal_actions(state, seat)]
+        choice = bot.act(view(state, seat), list(legal), self.rng, self.budget)
         if choice not in legal:
             return default_action(state, seat)
-        action: Action = choice
-        return action
+        return act(seat, *ACTION_FORMS[choice])
 
     # ------------------------------------------------------------------ loop
 

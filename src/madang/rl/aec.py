@@ -36,7 +36,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from madang.core.game import Session
+from madang.core.game import Session, pacing
 from madang.core.registry import spec
 from madang.rl.encoding import Encoding, load_encoding
 
@@ -146,9 +146,10 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         assert s is not None and action is not None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        s.step(self._seat(agent), self.encoding.move(int(action)))
-        if s.offering:  # a table's pause for the others to see the discard
-            s.end_offer()
+        s.step(self._seat(agent), int(action))
+        pace = pacing(s)  # a table's pause for the others to see the discard
+        if pace is not None and pace.offering:
+            pace.end_offer()
         self._pay()
         self._select()
         self._accumulate_rewards()
@@ -159,7 +160,7 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         """The action ids ``agent`` may take now (empty if it is not asked)."""
         s = self.session
         assert s is not None
-        return [self.encoding.action_id(m) for m in s.legal(self._seat(agent))]
+        return s.legal(self._seat(agent))
 
     def observe(self, agent: str) -> ObsDict:
         s = self.session

@@ -43,6 +43,7 @@ import numpy as np
 import pyspiel
 
 from madang.core.errors import RecordError
+from madang.core.game import pacing
 from madang.core.registry import games, spec
 from madang.rl.encoding import Encoding, load_encoding
 
@@ -154,8 +155,7 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
         return [(i, 1.0 / n) for i in range(n)]
 
     def _legal_actions(self, player: int) -> list[int]:
-        enc = self.madang.encoding
-        return sorted(enc.action_id(m) for m in self.session.legal(player))
+        return sorted(self.session.legal(player))
 
     def _apply_action(self, action: int) -> None:
         g = self.madang
@@ -164,9 +164,10 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
             self.session = _new_session(g.madang_game, g.preset, g.overrides, self.deal)
             return
         s = self.session
-        s.step(s.pending()[0], g.encoding.move(int(action)))
-        if s.offering:
-            s.end_offer()
+        s.step(s.pending()[0], int(action))
+        pace = pacing(s)
+        if pace is not None and pace.offering:
+            pace.end_offer()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
@@ -269,7 +270,7 @@ class ISMCTSPlayer:
         self.no_world = 0
         """Decisions taken without a search because no world fitted the view."""
 
-    def act(self, view: dict[str, Any], legal: list[Any], rng: random.Random, budget: Any) -> Any:
+    def act(self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Any) -> int:
         """The search's choice among ``legal``."""
         import time
 
@@ -300,8 +301,7 @@ class ISMCTSPlayer:
         t0 = time.perf_counter()
         action = int(self.bot.step(state))
         self._per_sim = 0.8 * self._per_sim + 0.2 * (time.perf_counter() - t0) / sims
-        ids = [self.encoding.action_id(str(a)) if not isinstance(a, int) else a for a in legal]
-        return legal[ids.index(action)] if action in ids else legal[0]
+        return action if action in legal else legal[0]
 
 
 def register_ismcts(game: str = "matgo") -> None:

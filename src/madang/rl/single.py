@@ -116,7 +116,7 @@ class SingleAgentEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         while not all(aec.terminations.values()) and aec.agent_selection != self.agent:
             seat = aec.possible_agents.index(aec.agent_selection)
             move = s.bot_move(seat, self._seats[seat], self._bot_rng)
-            aec.step(aec.encoding.action_id(move))
+            aec.step(move)
             total += aec.rewards[self.agent]
         return total
 
@@ -152,7 +152,7 @@ class SingleAgentEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         assert s is not None
         illegal = not 0 <= int(action) < aec.encoding.num_actions or not self._mask[action]
         if illegal:  # the seat's default answer, as when its time runs out
-            action = aec.encoding.action_id(s.default_move(self.seat))
+            action = s.default_move(self.seat)
         aec.step(int(action))
         reward = aec.rewards[self.agent] + self._advance()
         info = self._info()

@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from madang.core.errors import MadangError
-from madang.core.game import Session
+from madang.core.game import Pacing, Session, pacing
 from madang.core.registry import games, spec
 
-__all__ = ["BotPlayer", "Session", "games", "make_session", "presets", "seats"]
+__all__ = ["BotPlayer", "Pacing", "Session", "games", "make_session", "pacing", "presets", "seats"]
 
 
 def seats(game: str) -> int:

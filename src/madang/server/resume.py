@@ -27,7 +27,7 @@ from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.fairdeal import FairDeal, restored
-from madang.server.games import Session, make_session
+from madang.server.games import Session, make_session, pacing
 from madang.server.room import Kind, Room, Seat, Status
 from madang.server.rules_catalogue import option_values
 from madang.server.stakes import worth
@@ -78,21 +78,22 @@ def replay(session: Session, games: list[dict[str, Any]]) -> tuple[bool, FairDea
         ):
             raise ResumeError(f"game {g['id']}: the deal is not the one stored")
         offer = False
+        pace = pacing(session)  # None: a game that never offers
         for n, m in enumerate(g["moves"]):
             seat = m["seat"]
-            if offer and seat not in session.window():
-                session.end_offer()  # the pause had ended before this move
+            if pace is not None and offer and seat not in pace.window():
+                pace.end_offer()  # the pause had ended before this move
                 offer = False
             try:
-                session.step(seat, m["move"])
+                session.step(seat, session.string_to_action(m["move"]))
             except MadangError as e:
                 raise ResumeError(f"game {g['id']}, move {n} ({m['move']!r}): {e}") from None
-            offer = offer or session.offering
+            offer = offer or (pace is not None and pace.offering)
         if g["status"] == "finished":
             if not session.over or _without(session.record()) != _without(stored):
                 raise ResumeError(f"game {g['id']}: the journal does not replay its record")
-            if offer:
-                session.end_offer()
+            if pace is not None and offer:
+                pace.end_offer()
             offer = False
     return offer, fair
 

@@ -32,7 +32,7 @@ from madang.server import store
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.fairdeal import FairDeal
-from madang.server.games import BotPlayer, Session, make_session
+from madang.server.games import BotPlayer, Pacing, Session, make_session, pacing
 from madang.server.journal import journal_of
 from madang.server.metrics import MOVE_SECONDS, MOVES
 from madang.server.money import MoneyRules, first_refusal
@@ -795,8 +795,16 @@ class Room:
         """The seats that may answer now: during an offer only those asked to claim."""
         assert self.session is not None
         if self.offer_until is not None:
-            return self.session.window()
+            return self._pacing().window()
         return self.session.pending()
+
+    def _pacing(self) -> Pacing:
+        """The session's offer hook (:class:`~madang.core.game.Pacing`): there is an offer
+        only in a game that has one."""
+        assert self.session is not None
+        pace = pacing(self.session)
+        assert pace is not None, "an offer in a game that never offers"
+        return pace
 
     def _ask(self, actor: int | None) -> None:
         """Start the timers of the seats newly asked (and of the seat that just acted).
@@ -827,17 +835,21 @@ class Room:
             )
         if seat not in self._askable():
             raise WireError("illegal_action", "you have nothing to answer now")
+        try:
+            move = self.session.string_to_action(action)  # the wire's notation: an id
+        except MadangError as e:
+            raise wire_error(e) from None
         started = time.perf_counter()
         answering = self.offer_until is not None  # a claim window's answer
-        await self._apply(seat, action)
+        await self._apply(seat, move)
         if answering and self.offer_until is not None:
             self.held_timings.append(time.perf_counter() - started)
         else:
             MOVE_SECONDS.observe(time.perf_counter() - started)
 
-    async def _apply(self, seat: int, move: str, *, timed_out: bool = False) -> None:
-        """Play ``seat``'s move; ``timed_out``: the default answer when its time ran out
-        (its own stream's update says so in ``timeout``)."""
+    async def _apply(self, seat: int, move: int, *, timed_out: bool = False) -> None:
+        """Play ``seat``'s move (an action id); ``timed_out``: the default answer when its
+        time ran out (its own stream's update says so in ``timeout``)."""
         sess = self.session
         assert sess is not None
         offering = self.offer_until is not None
@@ -845,14 +857,15 @@ class Room:
             events = sess.step(seat, move)
         except MadangError as e:
             raise wire_error(e) from None
-        await self._journal(seat, move, timed_out)
-        if offering or sess.offering:
+        await self._journal(seat, sess.action_to_string(move), timed_out)
+        pace = pacing(sess)
+        if pace is not None and (offering or pace.offering):
             # A move offered for claims, or an answer to it: the table sees the offer
             # at once and what follows when the pause ends (docs/server.md, Claims).
             if not offering:
                 self._open_offer(time.monotonic())
                 self.asked.clear()
-            now, later = sess.split_offer(events)
+            now, later = pace.split_offer(events)
             self.deferred.extend(later)
             self._ask(seat)
             self._broadcast(now, timeout=seat if timed_out else None)
@@ -904,7 +917,7 @@ class Room:
         self.offer_from = now
         self.offer_min = now + cfg.claim_seconds
         self.offer_people = any(
-            not self._controller_is_bot(self.seats[s], now) for s in self.session.window()
+            not self._controller_is_bot(self.seats[s], now) for s in self._pacing().window()
         )
         if self.offer_people:
             self.offer_until = now + max(cfg.claim_seconds, cfg.claim_decision_seconds)
@@ -926,7 +939,7 @@ class Room:
         events, self.deferred = self.deferred, []
         self.offer_until = None
         self._count_held()
-        sess.end_offer()
+        self._pacing().end_offer()
         if sess.over:
             await self._finish(events)
             return
@@ -1124,14 +1137,14 @@ class Room:
             s.bot = BotPlayer(self.game, s.level or "normal", self.config.bot_budget_s)
         return s.bot
 
-    async def _bot_move(self, seat: int) -> str:
+    async def _bot_move(self, seat: int) -> int:
         assert self.session is not None
         bot = self._seat_bot(seat)
         if bot.level == "hard":
             return await asyncio.to_thread(self.session.bot_move, seat, bot, self.rng)
         return self.session.bot_move(seat, bot, self.rng)
 
-    def _timeout_move(self, seat: int) -> str:
+    def _timeout_move(self, seat: int) -> int:
         """A person's time ran out: the move the seat's bot makes for it as the game lets
         a timeout choose (:meth:`Session.timeout_move`); the default answer should the
         bot fail, so that the table plays on."""
@@ -1220,7 +1233,7 @@ class Room:
         return {
             "seat": seat,
             "question": sess.question(seat),
-            "legal": sess.legal(seat),
+            "legal": [sess.action_to_string(a) for a in sess.legal(seat)],
             "deadline": self._epoch_ms(dl),
             "remaining_ms": max(0, int((dl - time.monotonic()) * 1000)),
         }
@@ -1229,12 +1242,15 @@ class Room:
         return self.spectators if key == SPECTATORS else self.seats[key].conns
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees now: during an offer, the offer itself unless it is asked."""
+        """What ``seat`` sees now, with the help a person reads beside it (only people's
+        streams get views): during an offer, the offer itself unless it is asked."""
         sess = self.session
         assert sess is not None
-        if self.offer_until is not None and (seat is None or seat not in sess.window()):
-            return sess.offered_view(seat)
-        return sess.view(seat)
+        if self.offer_until is not None:
+            pace = self._pacing()
+            if seat is None or seat not in pace.window():
+                return pace.offered_view(seat)
+        return sess.annotate(sess.view(seat), seat)
 
     def _broadcast(
         self,
