@@ -59,7 +59,7 @@ from madang.mahjong.state import (
 )
 from madang.mahjong.tiles import NUM_KINDS, tile_name
 
-__all__ = ["NUM_ACTIONS", "OBS_SIZE", "PLANES", "SCALARS", "MahjongEncoding"]
+__all__ = ["NUM_ACTIONS", "OBS_SIZE", "PLANES", "SCALARS", "MahjongEncoding", "observe_one"]
 
 NUM_ACTIONS: Final = len(ACTION_FORMS)
 
@@ -415,6 +415,31 @@ def _observe_into(
     buf[scalars + 35] = st.golla[s]
 
 
+_VISIBLE_FROM: Final = (0, *range(_MELDS, _WAITS, _P))  # the planes that add to visible
+
+
+def observe_one(st: HandState, seat: int, cache: dict[bytes, int]) -> FloatArray:
+    """The observation of ``seat`` in ``st``: the numbers of
+    :meth:`MahjongEncoding.observe_states` for one hand (a test keeps them equal), the
+    ``visible`` plane summed as 25-byte integers (no count carries: 4 at most), then
+    one cast; ``cache``: the ready hands' waits (:meth:`MahjongEncoding.observe_states`'
+    own)."""
+    if len(cache) > 200_000:
+        cache.clear()
+    buf = BytesWriter()
+    buf.write(bytes(OBS_SIZE))
+    _observe_into(buf, 0, st, seat, cache)
+    data = buf.getvalue()
+    visible = 0
+    for at in _VISIBLE_FROM:
+        visible += int.from_bytes(data[at : at + _P], "little")
+    out = np.frombuffer(data, dtype=np.uint8).astype(np.float32)
+    out[_VISIBLE : _VISIBLE + _P] = np.frombuffer(visible.to_bytes(_P, "little"), dtype=np.uint8)
+    if st.pot:
+        out[_S + 17] = st.pot
+    return out
+
+
 class MahjongFast:
     """The engine stepped by action id, for many hands at once (``madang.rl.vector``)."""
 
@@ -452,6 +477,19 @@ class MahjongFast:
     def payments(self, state: HandState) -> Sequence[tuple[int, int, int, str]]:
         """The hand's payments (made when it ends)."""
         return () if state.result is None else state.result.payments
+
+    def observe(self, state: HandState, seat: int) -> FloatArray:
+        """``seat``'s observation of one hand (:func:`observe_one`)."""
+        return observe_one(state, seat, self.encoding._waits)
+
+    def legal_mask(self, state: HandState, seat: int) -> npt.NDArray[np.int8]:
+        """``seat``'s legal mask in one hand: 1 at its legal action ids."""
+        from madang.mahjong.engine import legal_actions
+
+        data = bytearray(NUM_ACTIONS)
+        for a in legal_actions(state, seat):
+            data[a.code] = 1
+        return np.frombuffer(data, dtype=np.int8)
 
     def currents(self, states: Sequence[HandState]) -> list[int]:
         """The first seat to answer in each hand (-1 where it is over)."""
