@@ -208,7 +208,7 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
         "name": "madang_v0",
-        "is_parallelizable": True,
+        "is_parallelizable": False,
     }
 
     def __init__(
