@@ -8,3 +8,34 @@ single-agent wrapper with registered bots as the other seats (:mod:`madang.rl.si
 a batched stepping path for throughput (:mod:`madang.rl.vector`) and OpenSpiel Python
 games (:mod:`madang.rl.openspiel`). ``docs/rl/`` documents the encodings.
 """
+
+from __future__ import annotations
+
+GYM_IDS = {"matgo": "madang/Matgo-v0", "mahjong": "madang/Mahjong-v0"}
+"""The Gymnasium ids of the games, registered when :mod:`madang.rl` is imported."""
+
+
+def register_gymnasium() -> None:
+    """Register the games with Gymnasium (again: no-op): ``gymnasium.make(id)`` makes a
+    :class:`~madang.rl.single.SingleAgentEnv` (keyword arguments pass through, e.g.
+    ``opponents``), ``gymnasium.make_vec(id, num_envs=N)`` a
+    :class:`~madang.rl.vector.MadangVectorEnv` (its vector entry point). Gymnasium has
+    no plugin discovery, so the ids exist once ``madang.rl`` is imported, or when named
+    with the module: ``gymnasium.make("madang.rl:madang/Matgo-v0")``."""
+    try:
+        import gymnasium
+    except ImportError:  # the rl extra is not installed: nothing to register with
+        return
+    for game, env_id in GYM_IDS.items():
+        if env_id in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id,
+            entry_point="madang.rl.single:SingleAgentEnv",
+            vector_entry_point="madang.rl.vector:MadangVectorEnv",
+            kwargs={"game": game},
+            disable_env_checker=False,
+        )
+
+
+register_gymnasium()
