@@ -46,6 +46,7 @@ import numpy.typing as npt
 from librt.strings import BytesWriter
 
 from madang.core.errors import InvalidActionError
+from madang.mahjong.engine import legal_actions, step
 from madang.mahjong.hand import ready_waits
 from madang.mahjong.state import (
     ACTION_FORMS,
@@ -415,26 +416,28 @@ def _observe_into(
     buf[scalars + 35] = st.golla[s]
 
 
-_VISIBLE_FROM: Final = (0, *range(_MELDS, _WAITS, _P))  # the planes that add to visible
+_ZEROS: Final = bytes(OBS_SIZE)
+_SUM_MOD: Final = (1 << 8 * _P) - 1  # a number of 25-byte digits, modulo this: their sum
 
 
 def observe_one(st: HandState, seat: int, cache: dict[bytes, int]) -> FloatArray:
     """The observation of ``seat`` in ``st``: the numbers of
-    :meth:`MahjongEncoding.observe_states` for one hand (a test keeps them equal), the
-    ``visible`` plane summed as 25-byte integers (no count carries: 4 at most), then
+    :meth:`MahjongEncoding.observe_states` for one hand (a test keeps them equal), then
     one cast; ``cache``: the ready hands' waits (:meth:`MahjongEncoding.observe_states`'
-    own)."""
+    own). The ``visible`` plane is the hand plus the 8 meld and river planes, added as
+    25-byte integers: the 8 planes read as one number in base 256**25, modulo
+    256**25 - 1, are their sum (no byte carries: 4 of a kind at most)."""
     if len(cache) > 200_000:
         cache.clear()
     buf = BytesWriter()
-    buf.write(bytes(OBS_SIZE))
+    buf.write(_ZEROS)
     _observe_into(buf, 0, st, seat, cache)
-    data = buf.getvalue()
-    visible = 0
-    for at in _VISIBLE_FROM:
-        visible += int.from_bytes(data[at : at + _P], "little")
+    data = bytearray(buf.getvalue())
+    visible = int.from_bytes(data[:_P], "little") + (
+        int.from_bytes(data[_MELDS:_WAITS], "little") % _SUM_MOD
+    )
+    data[_VISIBLE : _VISIBLE + _P] = visible.to_bytes(_P, "little")
     out = np.frombuffer(data, dtype=np.uint8).astype(np.float32)
-    out[_VISIBLE : _VISIBLE + _P] = np.frombuffer(visible.to_bytes(_P, "little"), dtype=np.uint8)
     if st.pot:
         out[_S + 17] = st.pot
     return out
@@ -470,8 +473,6 @@ class MahjongFast:
 
     def step(self, state: HandState, seat: int, action: int) -> None:
         """Apply ``seat``'s action id."""
-        from madang.mahjong.engine import step
-
         step(state, self._acts[seat][action], False)
 
     def payments(self, state: HandState) -> Sequence[tuple[int, int, int, str]]:
@@ -484,8 +485,6 @@ class MahjongFast:
 
     def legal_mask(self, state: HandState, seat: int) -> npt.NDArray[np.int8]:
         """``seat``'s legal mask in one hand: 1 at its legal action ids."""
-        from madang.mahjong.engine import legal_actions
-
         data = bytearray(NUM_ACTIONS)
         for a in legal_actions(state, seat):
             data[a.code] = 1
