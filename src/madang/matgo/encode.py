@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 import struct
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import compress, repeat
 from typing import Any, Final
 
 import numpy as np
@@ -289,7 +289,8 @@ _PHASE_F32: Final = tuple(
 _COUNTS_F32: Final = struct.Struct("<17f")  # the scalars from to_act to stop_points
 _GUKJIN_F32: Final = tuple(struct.pack("<3f", *(i == m for i in range(3))) for m in range(3))
 _NO_LEGAL: Final = bytes(A.NUM_ACTIONS)
-_MONTHS: Final = tuple(enumerate(MONTH_MASK))
+_MONTH_IDS: Final = range(len(MONTH_MASK))
+_MADE: Final = (-1).__ne__  # a stack maker's seat, not -1 (none)
 
 
 _SCORES: dict[int, int] = {}  # 족보 points by captured pile without 국진 (bounded)
@@ -332,9 +333,9 @@ def observe_one(s: MatgoState, seat: int) -> FloatArray:
     extra = s.stack_extra
     if makers != _NO_MAKERS or extra != _NO_EXTRA:  # the stacks' bonus cards, the 뻑 planes
         plain = floor
-        floor = 0
-        for m, month in _MONTHS:
-            cards = plain & month
+        # (only the months with a stack maker or bonus cards: picked out in C)
+        for m in {*compress(_MONTH_IDS, map(_MADE, makers)), *compress(_MONTH_IDS, extra)}:
+            cards = plain & MONTH_MASK[m]
             if cards:
                 cards |= extra[m]
                 floor |= cards
