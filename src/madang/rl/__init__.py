@@ -2,11 +2,14 @@
 
 One implementation serves every registered game whose :class:`~madang.core.game.GameSpec`
 names an ``encoding`` (fixed action ids and observation tensors, kept in the game's own
-package): PettingZoo AEC environments (:mod:`madang.rl.aec`; :mod:`madang.rl.matgo_v0`
-and :mod:`madang.rl.mahjong_v0` as PettingZoo's classic games name them), a Gymnasium
-single-agent wrapper with registered bots as the other seats (:mod:`madang.rl.single`),
-a batched stepping path for throughput (:mod:`madang.rl.vector`) and OpenSpiel Python
-games (:mod:`madang.rl.openspiel`). ``docs/rl/`` documents the encodings.
+package): PettingZoo AEC and Parallel environments at engine speed (:mod:`madang.rl.aec`,
+:mod:`madang.rl.parallel`; :mod:`madang.rl.matgo_v0` and :mod:`madang.rl.mahjong_v0` as
+PettingZoo's classic games name them), a Gymnasium single-agent environment with
+registered bots as the other seats (:mod:`madang.rl.single`), a Gymnasium vector
+environment with action masks and a batched stepping path for throughput
+(:mod:`madang.rl.vector`), and OpenSpiel Python games (:mod:`madang.rl.openspiel`).
+Importing this package registers ``madang/Matgo-v0`` and ``madang/Mahjong-v0`` with
+Gymnasium. ``docs/rl/`` documents the encodings and the environments.
 """
 
 from __future__ import annotations

@@ -1,9 +1,15 @@
-"""PettingZoo AEC environments over the game contract: one class for every game.
+"""PettingZoo AEC environments: one implementation for every game, on two paths.
 
-:class:`MadangAECEnv` plays one game (one Matgo game, one mahjong hand) of a registered
-game's :class:`~madang.core.game.Session` per episode, through move strings only; the
-game's encoding (``GameSpec.encoding``) turns moves into fixed action ids and views into
-observation tensors. Agents are ``player_0`` … (agent ``player_i`` plays seat ``i``).
+:class:`FastAECEnv` (``matgo_v0.env()`` / ``raw_env()``, ``mahjong_v0`` likewise) steps
+the engine by action id through the game encoding's ``fast()`` adapter and computes an
+agent's observation and mask from the engine state when asked: the loop at engine speed.
+:class:`MadangAECEnv` plays one game of a registered game's
+:class:`~madang.core.game.Session` through move strings only; the game's encoding
+(``GameSpec.encoding``) turns moves into fixed action ids and views into observation
+tensors. It is the reference (tests play both side by side), the base of
+:class:`~madang.rl.single.SingleAgentEnv` (whose bots play through the contract), and
+serves a game whose encoding has no ``fast()``. One episode is one Matgo game or one
+mahjong hand. Agents are ``player_0`` … (agent ``player_i`` plays seat ``i``).
 
 * **Turn order.** The agent selected is the first seat of ``session.pending()``. Where
   several seats are asked at once (a mahjong claim window on a discard or a 가깡), they
