@@ -33,6 +33,7 @@ def test_a_registered_game_is_played_by_the_server(client: TestClient) -> None:
         "presets": ["default"],
     }
     register(client)
+    before = client.get("/api/me").json()["balance"]  # the game money a new account starts with
     body = {"game": "pairs", "stake": 10, "seats": [{"kind": "human"}, {"kind": "bot"}]}
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
@@ -45,7 +46,7 @@ def test_a_registered_game_is_played_by_the_server(client: TestClient) -> None:
         last = play_out(ws, 0, snap, random.Random(5).choice)
     result = last["result"]
     mine = sum(p["amount"] * (1 if p["to"] == 0 else -1) for p in result["payments"])
-    assert client.get("/api/me").json()["balance"] == mine
+    assert client.get("/api/me").json()["balance"] == before + mine
     games = client.get("/api/games?game=pairs").json()["games"]
     assert games[0]["id"] == result["game_id"]
     frames = client.get(f"/api/games/{result['game_id']}/replay").json()["frames"]

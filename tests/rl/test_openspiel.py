@@ -17,6 +17,22 @@ def registered() -> None:
     register()  # twice: a no-op
 
 
+def test_importing_the_module_registers_the_games() -> None:
+    """As OpenSpiel's own Python games: import the module, then load the game by name
+    (in a fresh interpreter, where nothing else has registered them)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import pyspiel, madang.rl.openspiel\n"
+        "for g in ('matgo', 'mahjong'):\n"
+        "    game = pyspiel.load_game('python_madang_' + g)\n"
+        "    print(game.get_type().short_name, game.num_players())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["python_madang_matgo 2", "python_madang_mahjong 4"]
+
+
 @pytest.mark.parametrize("game", ["matgo", "mahjong"])
 def test_random_sim(game: str) -> None:
     g = pyspiel.load_game(f"python_madang_{game}")

@@ -39,13 +39,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from types import FunctionType
+from typing import Any, Final, cast
 
 import numpy as np
 import numpy.typing as npt
 from librt.strings import BytesWriter
 
 from madang.core.errors import InvalidActionError
+from madang.mahjong.engine import legal_actions, step
 from madang.mahjong.hand import ready_waits
 from madang.mahjong.state import (
     ACTION_FORMS,
@@ -59,7 +61,7 @@ from madang.mahjong.state import (
 )
 from madang.mahjong.tiles import NUM_KINDS, tile_name
 
-__all__ = ["NUM_ACTIONS", "OBS_SIZE", "PLANES", "SCALARS", "MahjongEncoding"]
+__all__ = ["NUM_ACTIONS", "OBS_SIZE", "PLANES", "SCALARS", "MahjongEncoding", "observe_one"]
 
 NUM_ACTIONS: Final = len(ACTION_FORMS)
 
@@ -415,6 +417,38 @@ def _observe_into(
     buf[scalars + 35] = st.golla[s]
 
 
+_ZEROS: Final = bytes(OBS_SIZE)
+_INTERPRETED: Final = isinstance(_observe_into, FunctionType)  # not the compiled build
+_SUM_MOD: Final = (1 << 8 * _P) - 1  # a number of 25-byte digits, modulo this: their sum
+
+
+def observe_one(st: HandState, seat: int, cache: dict[bytes, int]) -> FloatArray:
+    """The observation of ``seat`` in ``st``: the numbers of
+    :meth:`MahjongEncoding.observe_states` for one hand (a test keeps them equal), then
+    one cast; ``cache``: the ready hands' waits (:meth:`MahjongEncoding.observe_states`'
+    own). The ``visible`` plane is the hand plus the 8 meld and river planes, added as
+    25-byte integers: the 8 planes read as one number in base 256**25, modulo
+    256**25 - 1, are their sum (no byte carries: 4 of a kind at most)."""
+    if len(cache) > 200_000:
+        cache.clear()
+    if _INTERPRETED:  # a bytearray's items are written faster than a BytesWriter's
+        data = bytearray(_ZEROS)
+        _observe_into(cast(BytesWriter, data), 0, st, seat, cache)
+    else:  # compiled: _observe_into takes a BytesWriter only (and writes it natively)
+        buf = BytesWriter()
+        buf.write(_ZEROS)
+        _observe_into(buf, 0, st, seat, cache)
+        data = bytearray(buf.getvalue())
+    visible = int.from_bytes(data[:_P], "little") + (
+        int.from_bytes(data[_MELDS:_WAITS], "little") % _SUM_MOD
+    )
+    data[_VISIBLE : _VISIBLE + _P] = visible.to_bytes(_P, "little")
+    out = np.frombuffer(data, dtype=np.uint8).astype(np.float32)
+    if st.pot:
+        out[_S + 17] = st.pot
+    return out
+
+
 class MahjongFast:
     """The engine stepped by action id, for many hands at once (``madang.rl.vector``)."""
 
@@ -445,13 +479,22 @@ class MahjongFast:
 
     def step(self, state: HandState, seat: int, action: int) -> None:
         """Apply ``seat``'s action id."""
-        from madang.mahjong.engine import step
-
         step(state, self._acts[seat][action], False)
 
     def payments(self, state: HandState) -> Sequence[tuple[int, int, int, str]]:
         """The hand's payments (made when it ends)."""
         return () if state.result is None else state.result.payments
+
+    def observe(self, state: HandState, seat: int) -> FloatArray:
+        """``seat``'s observation of one hand (:func:`observe_one`)."""
+        return observe_one(state, seat, self.encoding._waits)
+
+    def legal_mask(self, state: HandState, seat: int) -> npt.NDArray[np.int8]:
+        """``seat``'s legal mask in one hand: 1 at its legal action ids."""
+        data = bytearray(NUM_ACTIONS)
+        for a in legal_actions(state, seat):
+            data[a.code] = 1
+        return np.frombuffer(data, dtype=np.int8)
 
     def currents(self, states: Sequence[HandState]) -> list[int]:
         """The first seat to answer in each hand (-1 where it is over)."""

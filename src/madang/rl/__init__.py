@@ -2,9 +2,43 @@
 
 One implementation serves every registered game whose :class:`~madang.core.game.GameSpec`
 names an ``encoding`` (fixed action ids and observation tensors, kept in the game's own
-package): PettingZoo AEC environments (:mod:`madang.rl.aec`; :mod:`madang.rl.matgo_v0`
-and :mod:`madang.rl.mahjong_v0` as PettingZoo's classic games name them), a Gymnasium
-single-agent wrapper with registered bots as the other seats (:mod:`madang.rl.single`),
-a batched stepping path for throughput (:mod:`madang.rl.vector`) and OpenSpiel Python
-games (:mod:`madang.rl.openspiel`). ``docs/rl/`` documents the encodings.
+package): PettingZoo AEC and Parallel environments at engine speed (:mod:`madang.rl.aec`,
+:mod:`madang.rl.parallel`; :mod:`madang.rl.matgo_v0` and :mod:`madang.rl.mahjong_v0` as
+PettingZoo's classic games name them), a Gymnasium single-agent environment with
+registered bots as the other seats (:mod:`madang.rl.single`), a Gymnasium vector
+environment with action masks and a batched stepping path for throughput
+(:mod:`madang.rl.vector`), and OpenSpiel Python games (:mod:`madang.rl.openspiel`).
+Importing this package registers ``madang/Matgo-v0`` and ``madang/Mahjong-v0`` with
+Gymnasium. ``docs/rl/`` documents the encodings and the environments.
 """
+
+from __future__ import annotations
+
+GYM_IDS = {"matgo": "madang/Matgo-v0", "mahjong": "madang/Mahjong-v0"}
+"""The Gymnasium ids of the games, registered when :mod:`madang.rl` is imported."""
+
+
+def register_gymnasium() -> None:
+    """Register the games with Gymnasium (again: no-op): ``gymnasium.make(id)`` makes a
+    :class:`~madang.rl.single.SingleAgentEnv` (keyword arguments pass through, e.g.
+    ``opponents``), ``gymnasium.make_vec(id, num_envs=N)`` a
+    :class:`~madang.rl.vector.MadangVectorEnv` (its vector entry point). Gymnasium has
+    no plugin discovery, so the ids exist once ``madang.rl`` is imported, or when named
+    with the module: ``gymnasium.make("madang.rl:madang/Matgo-v0")``."""
+    try:
+        import gymnasium
+    except ImportError:  # the rl extra is not installed: nothing to register with
+        return
+    for game, env_id in GYM_IDS.items():
+        if env_id in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id,
+            entry_point="madang.rl.single:SingleAgentEnv",
+            vector_entry_point="madang.rl.vector:MadangVectorEnv",
+            kwargs={"game": game},
+            disable_env_checker=False,
+        )
+
+
+register_gymnasium()

@@ -1,9 +1,15 @@
-"""PettingZoo AEC environments over the game contract: one class for every game.
+"""PettingZoo AEC environments: one implementation for every game, on two paths.
 
-:class:`MadangAECEnv` plays one game (one Matgo game, one mahjong hand) of a registered
-game's :class:`~madang.core.game.Session` per episode, through move strings only; the
-game's encoding (``GameSpec.encoding``) turns moves into fixed action ids and views into
-observation tensors. Agents are ``player_0`` … (agent ``player_i`` plays seat ``i``).
+:class:`FastAECEnv` (``matgo_v0.env()`` / ``raw_env()``, ``mahjong_v0`` likewise) steps
+the engine by action id through the game encoding's ``fast()`` adapter and computes an
+agent's observation and mask from the engine state when asked: the loop at engine speed.
+:class:`MadangAECEnv` plays one game of a registered game's
+:class:`~madang.core.game.Session` through move strings only; the game's encoding
+(``GameSpec.encoding``) turns moves into fixed action ids and views into observation
+tensors. It is the reference (tests play both side by side), the base of
+:class:`~madang.rl.single.SingleAgentEnv` (whose bots play through the contract), and
+serves a game whose encoding has no ``fast()``. One episode is one Matgo game or one
+mahjong hand. Agents are ``player_0`` … (agent ``player_i`` plays seat ``i``).
 
 * **Turn order.** The agent selected is the first seat of ``session.pending()``. Where
   several seats are asked at once (a mahjong claim window on a discard or a 가깡), they
@@ -36,11 +42,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from madang.core.errors import InvalidActionError, RulesError
 from madang.core.game import Session, pacing
 from madang.core.registry import spec
-from madang.rl.encoding import Encoding, load_encoding
+from madang.rl.encoding import Encoding, FastGame, load_encoding
 
-__all__ = ["MadangAECEnv", "env_functions", "wrapped"]
+__all__ = ["FastAECEnv", "MadangAECEnv", "env_functions", "wrapped"]
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -183,6 +190,192 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         pass
 
 
+class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
+    """A registered game as a PettingZoo AEC environment at engine speed: the engine
+    stepped by action id through the encoding's :meth:`~madang.rl.encoding.Encoding.fast`
+    adapter, each observation and mask computed from the engine state when ``observe``
+    (or ``last``) asks for it: no move strings, no views.
+
+    The same environment as :class:`MadangAECEnv` (agents, turn order, observations,
+    masks, rewards, episodes: the module docstring; a test plays both side by side),
+    except the deal: a game is the adapter's ``new(seed)``, its dealer drawn from the
+    deal's seed for every game (Matgo's is the contract's ``deal``; mahjong's dealer is
+    any seat, not always seat 0).
+
+    ``illegal_reward``: None (``raw_env``) raises :class:`IllegalActionError` on an
+    action outside the mask, changing nothing; a number (``env``) ends the game instead,
+    that number to the agent and 0 to the others, as PettingZoo's
+    ``TerminateIllegalWrapper`` does. An action that is not an id in range raises
+    :class:`InvalidActionError` either way (``AssertOutOfBoundsWrapper``), and ``step``
+    or ``observe`` before ``reset`` raise ``RuntimeError`` (``OrderEnforcingWrapper``):
+    the classic wrappers' checks built in, so that the loop does not pay three wrapper
+    layers per call.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "madang_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str,
+        preset: str | None = None,
+        rules: dict[str, Any] | None = None,
+        render_mode: str | None = None,
+        illegal_reward: float | None = None,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.spec = spec(game)
+        self.preset = preset or self.spec.presets()[0]
+        self.rules = self.spec.rules(self.preset, dict(rules or {}))  # bad options raise
+        self.encoding: Encoding = load_encoding(game, self.rules)
+        self.fast: FastGame = self.encoding.fast()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.illegal_reward = illegal_reward
+        self.metadata = {**FastAECEnv.metadata, "name": f"{game}_v0"}  # type: ignore[misc]
+        self.possible_agents = [f"player_{i}" for i in range(self.spec.seats)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        enc = self.encoding
+        self._num_actions = enc.num_actions
+        obs = spaces.Box(low=-np.inf, high=np.inf, shape=(enc.obs_size,), dtype=np.float32)
+        mask = spaces.Box(low=0, high=1, shape=(enc.num_actions,), dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs, "action_mask": mask}) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(enc.num_actions) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self.state: Any = None
+        self.deal_seed = -1
+        """The seed of the game being played (``fast.new(deal_seed)``)."""
+        self._paid = 0
+        self._rewarded = False  # whether the last step paid (its rewards to clear)
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episodes
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.deal_seed = self._seeds.getrandbits(63)
+        self.state = self.fast.new(self.deal_seed)
+        self._paid = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = self._pay()  # a game may pay at its deal (총통 settled at once)
+        self._accumulate_rewards()
+        self._select()
+
+    def _select(self) -> None:
+        """Select the agent to answer now, or end the episode."""
+        seat = self.fast.current(self.state)
+        if seat < 0:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[seat]
+
+    def _pay(self) -> bool:
+        """Reward the payments made since the last step; whether there were any."""
+        pays = self.fast.payments(self.state)
+        if len(pays) == self._paid:
+            return False
+        agents = self.possible_agents
+        for frm, to, points, _ in pays[self._paid :]:
+            self.rewards[agents[frm]] -= points
+            self.rewards[agents[to]] += points
+        self._paid = len(pays)
+        return True
+
+    def step(self, action: int | None) -> None:
+        if self.state is None:
+            raise RuntimeError("reset() the environment before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if type(action) is not int:
+            if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+                raise InvalidActionError(f"an action is an int id, not {action!r}")
+            action = int(action)
+        if not 0 <= action < self._num_actions:
+            raise InvalidActionError(f"no action has id {action}")
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:  # the last step's rewards, cleared
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
+        try:
+            self.fast.step(self.state, self._seat_of[agent], action)
+        except RulesError:
+            if self.illegal_reward is None:
+                raise
+            self._end_illegal(agent)
+            return
+        if self._pay():
+            self._rewarded = True
+            self._select()
+            self._accumulate_rewards()
+        else:
+            self._select()
+
+    def _end_illegal(self, agent: str) -> None:
+        """End the game after ``agent``'s illegal action (TerminateIllegalWrapper's way)."""
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward or 0.0)
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    # ------------------------------------------------------------------ observing
+
+    def legal_ids(self, agent: str) -> list[int]:
+        """The action ids ``agent`` may take now (empty if it is not asked)."""
+        return np.flatnonzero(self.fast.legal_mask(self.state, self._seat_of[agent])).tolist()
+
+    def observe(self, agent: str) -> ObsDict:
+        st = self.state
+        if st is None:
+            raise RuntimeError("reset() the environment before observe()")
+        seat = self._seat_of[agent]
+        fast = self.fast
+        return {"observation": fast.observe(st, seat), "action_mask": fast.legal_mask(st, seat)}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        over = self.fast.current(self.state) < 0
+        seat = 0 if over else self._seat_of[self.agent_selection]
+        text: str = self.encoding.render(self._view(seat))
+        return text
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        """``seat``'s view of the game (for rendering only: the hot path builds none)."""
+        import importlib
+
+        module = importlib.import_module(f"madang.{self.game}.view")
+        v: dict[str, Any] = module.view(self.state, seat)
+        return v
+
+    def close(self) -> None:
+        pass
+
+
 def wrapped(raw: MadangAECEnv) -> Any:
     """``raw`` with the wrappers of PettingZoo's classic games: an illegal move ends the
     game with -1 to its agent, actions out of range raise, the API order is enforced."""
@@ -191,26 +384,28 @@ def wrapped(raw: MadangAECEnv) -> Any:
     return wrappers.OrderEnforcingWrapper(env)
 
 
-def env_functions(game: str) -> tuple[Callable[..., MadangAECEnv], Callable[..., Any]]:
+def env_functions(game: str) -> tuple[Callable[..., FastAECEnv], Callable[..., FastAECEnv]]:
     """The ``raw_env`` and ``env`` of a game's environment module (``matgo_v0`` …), as
-    PettingZoo's classic games have them."""
+    PettingZoo's classic games have them, on the engine's fast path
+    (:class:`FastAECEnv`)."""
 
     def raw_env(
         preset: str | None = None,
         rules: dict[str, Any] | None = None,
         render_mode: str | None = None,
-    ) -> MadangAECEnv:
-        """The environment without wrappers: ``preset`` names the rules preset (the
-        default first), ``rules`` changes some options, ``render_mode`` is None or
-        ``"ansi"``."""
-        return MadangAECEnv(game, preset, rules, render_mode)
+    ) -> FastAECEnv:
+        """The environment whose illegal actions raise: ``preset`` names the rules
+        preset (the default first), ``rules`` changes some options, ``render_mode`` is
+        None or ``"ansi"``."""
+        return FastAECEnv(game, preset, rules, render_mode)
 
     def env(
         preset: str | None = None,
         rules: dict[str, Any] | None = None,
         render_mode: str | None = None,
-    ) -> Any:
-        """The environment with PettingZoo's classic wrappers (see ``raw_env``)."""
-        return wrapped(raw_env(preset, rules, render_mode))
+    ) -> FastAECEnv:
+        """The environment with the checks of PettingZoo's classic wrappers built in: an
+        illegal action ends the game with -1 to its agent (see ``raw_env``)."""
+        return FastAECEnv(game, preset, rules, render_mode, illegal_reward=-1)
 
     return raw_env, env

@@ -47,6 +47,18 @@ class FastGame(Protocol):
         """The payments made so far ``(from, to, points, reason)``."""
         ...
 
+    # one state, one seat (the AEC and Parallel environments' hot path)
+
+    def observe(self, state: Any, seat: int) -> FloatArray:
+        """``seat``'s observation of ``state``: a new array, the numbers of
+        :meth:`Encoding.observe` of its view."""
+        ...
+
+    def legal_mask(self, state: Any, seat: int) -> Int8Array:
+        """A new array, 1 at the action ids legal for ``seat`` now (as
+        :meth:`legal_ids`), 0 elsewhere."""
+        ...
+
     # the same for many states at once (the batched environment's hot path)
 
     def currents(self, states: Sequence[Any]) -> list[int]:

@@ -10,8 +10,21 @@
 
 from __future__ import annotations
 
-from madang.rl.aec import env_functions
+from typing import Any
 
-__all__ = ["env", "raw_env"]
+from madang.rl.aec import env_functions
+from madang.rl.parallel import MadangParallelEnv
+
+__all__ = ["env", "parallel_env", "raw_env"]
 
 raw_env, env = env_functions("matgo")
+
+
+def parallel_env(
+    preset: str | None = None,
+    rules: dict[str, Any] | None = None,
+    render_mode: str | None = None,
+) -> MadangParallelEnv:
+    """The game as a PettingZoo Parallel environment (:mod:`madang.rl.parallel`: only
+    the acting agents act; an illegal action ends the game with -1 to its agent)."""
+    return MadangParallelEnv("matgo", preset, rules, render_mode, illegal_reward=-1)

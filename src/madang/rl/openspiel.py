@@ -1,7 +1,7 @@
 """The registered games as OpenSpiel Python games (the ``open-spiel`` wheel).
 
 >>> import pyspiel
->>> register()
+>>> import madang.rl.openspiel  # registers the games, as OpenSpiel's own Python games
 >>> game = pyspiel.load_game("python_madang_matgo")
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
@@ -12,7 +12,9 @@
 
 One implementation over the game contract (a :class:`~madang.core.game.Session` and the
 game's encoding), registered for every game that has an encoding as
-``python_madang_GAME``. Specifications:
+``python_madang_GAME`` when this module is imported (``pyspiel.register_game``, as
+``open_spiel/python/games/kuhn_poker.py`` does; :func:`register` again after
+registering a game later). Specifications:
 
 * **Chance** is one explicit move at the start: the deal, one of ``num_deals`` seeded
   deals (a game parameter, 1000 by default), uniformly. Everything random in a game of
@@ -310,3 +312,6 @@ def register_ismcts(game: str = "matgo") -> None:
 
     bot_names(game)  # the game's own bots first
     register_bot(game, "ismcts", lambda: ISMCTSPlayer(game))
+
+
+register()  # on import, as OpenSpiel's Python games register themselves
