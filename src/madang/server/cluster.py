@@ -51,6 +51,7 @@ from madang.server.resume import ResumeError, rebuild
 from madang.server.room import (
     Act,
     Attach,
+    AutoPlay,
     Conn,
     Drop,
     Entropy,
@@ -218,6 +219,8 @@ class RemoteTable:
                 body.update(op="ready")
             case Entropy(_, entropy):
                 body.update(op="entropy", entropy=entropy)
+            case AutoPlay(_, on):
+                body.update(op="autoplay", on=on)
             case Drop():
                 body.update(op="drop")
                 self.cluster.edges.pop(conn.cid, None)
@@ -560,6 +563,8 @@ class Cluster:
             room.submit(Ready(rc))
         elif op == "entropy":
             room.submit(Entropy(rc, m["entropy"]))
+        elif op == "autoplay":
+            room.submit(AutoPlay(rc, m["on"] is True))
         elif op == "drop":
             self.remotes.pop(key, None)
             room.submit(Drop(rc))

@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from madang.core.errors import MadangError
 from madang.core.registry import spec
 from madang.server import store
+from madang.server.autoplay import set_autoplay
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.fairdeal import FairDeal
@@ -170,6 +171,14 @@ class Entropy:
 
 
 @dataclass(frozen=True, slots=True)
+class AutoPlay:
+    """A seat turns 자동치기 on or off (checked by the wire; :mod:`~madang.server.autoplay`)."""
+
+    conn: Conn
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Join:
     """Take a seat (answered through :meth:`Room.call`): the seat's index."""
 
@@ -193,7 +202,7 @@ class Attach:
     conn: Conn
 
 
-Message = Tick | Act | Hello | Ready | Entropy | Drop | Join | Leave | Attach
+Message = Tick | Act | Hello | Ready | Entropy | AutoPlay | Drop | Join | Leave | Attach
 Question = Join | Leave | Attach
 """The messages :meth:`Room.call` waits an answer to."""
 
@@ -212,6 +221,8 @@ class Seat:
     disconnected_at: float | None = None
     left: bool = False
     bot_control: bool = False
+    auto: bool = False
+    """자동치기: its person has the seat's bot play for them (:mod:`.autoplay`)."""
 
     def public(self) -> dict[str, Any]:
         """The seat as the clients see it."""
@@ -222,6 +233,7 @@ class Seat:
             "level": self.level,
             "connected": self.kind == Kind.BOT or bool(self.conns),
             "bot_control": self.kind == Kind.BOT or self.bot_control,
+            "auto": self.auto,
             "left": self.left,
         }
 
@@ -469,6 +481,13 @@ class Room:
             case Entropy(conn, entropy):
                 try:
                     self._entropy(conn, entropy)
+                except WireError as e:
+                    conn.send(dumps(e.to_message()))
+            case AutoPlay(conn, on):
+                try:
+                    seat = None if conn.seat is None else self.seats[conn.seat]
+                    if set_autoplay(seat, on, closed=self.closing):
+                        self._send_seats()
                 except WireError as e:
                     conn.send(dumps(e.to_message()))
             case Drop(conn):
@@ -1030,7 +1049,7 @@ class Room:
     # ------------------------------------------------------------------ timers, bots
 
     def _controller_is_bot(self, s: Seat, now: float) -> bool:
-        if s.kind == Kind.BOT or s.left:
+        if s.kind == Kind.BOT or s.left or s.auto:
             return True
         return (
             s.disconnected_at is not None and now >= s.disconnected_at + self.config.grace_seconds
@@ -1039,7 +1058,7 @@ class Room:
     def _due(self, seat: int, now: float) -> float:
         s = self.seats[seat]
         asked_at, deadline = self.asked[seat]
-        if s.kind == Kind.BOT or s.left:
+        if s.kind == Kind.BOT or s.left or s.auto:
             if self.offer_until is not None:
                 return asked_at  # a claim answer: held till the pause ends, no delay needed
             return min(asked_at + self.config.bot_delay, deadline)
@@ -1088,7 +1107,11 @@ class Room:
             s = self.seats[seat]
             if self._controller_is_bot(s, now):
                 # a claim question is private: taking over for it must not show
-                if s.kind == Kind.HUMAN and not s.bot_control and self.offer_until is None:
+                if (
+                    s.kind == Kind.HUMAN
+                    and not (s.bot_control or s.auto)
+                    and self.offer_until is None
+                ):
                     s.bot_control = True
                     self._send_seats()
                 move = await self._bot_move(seat)

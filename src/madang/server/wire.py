@@ -52,6 +52,7 @@ STATUS: dict[str, int] = {
     "settlement_failed": 500,
     "bad_entropy": 400,
     "entropy_closed": 409,
+    "bad_autoplay": 400,
 }
 
 
@@ -88,7 +89,7 @@ def wire_error(err: MadangError) -> WireError:
     return WireError(code, str(err) or type(err).__name__)
 
 
-_TYPES = {"hello", "act", "ready", "ping", "fair_entropy"}
+_TYPES = {"hello", "act", "ready", "ping", "fair_entropy", "autoplay"}
 
 
 def _int(obj: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
@@ -128,4 +129,8 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         from madang.server.fairdeal import check_entropy
 
         out["entropy"] = check_entropy(obj.get("entropy"))
+    elif kind == "autoplay":
+        from madang.server.autoplay import check_autoplay
+
+        out["on"] = check_autoplay(obj.get("on"))
     return out
