@@ -277,6 +277,28 @@ export async function tablePage(root, tableId, invite, me) {
       t("table.leave"),
     ),
   );
+  // 자동치기: the computer (the `normal` bot) plays this seat until it is turned off
+  const autoBtn = h("button.small.autoplay.hidden#btn-autoplay", {
+    type: "button",
+    "aria-pressed": "false",
+    "data-testid": "autoplay",
+    onclick: () => {
+      const on = !mySeat()?.auto;
+      sock.send({ type: "autoplay", on });
+    },
+  });
+  head.insertBefore(autoBtn, head.querySelector(".conn"));
+  const mySeat = () => (st.seat === null ? null : st.seats.find((s) => s.seat === st.seat));
+  function paintAuto() {
+    const seat = mySeat();
+    const show = !!seat && !seat.left && st.status !== "closed";
+    autoBtn.classList.toggle("hidden", !show);
+    const on = !!seat?.auto;
+    autoBtn.setAttribute("aria-pressed", String(on));
+    autoBtn.classList.toggle("on", on);
+    autoBtn.textContent = t(on ? "table.autoplay_on" : "table.autoplay_off");
+    autoBtn.title = t("table.autoplay_hint");
+  }
   const nextBar = h("div.next-bar.hidden", { "data-testid": "next-bar" });
   const boardWrap = h("div.board-wrap");
   const waiting = h("div.waiting.hidden", { "data-testid": "waiting" });
@@ -542,6 +564,7 @@ export async function tablePage(root, tableId, invite, me) {
 
   function render() {
     showWaiting();
+    paintAuto();
     if (!st.view) return;
     board.render({
       view: st.view,
@@ -722,6 +745,7 @@ export async function tablePage(root, tableId, invite, me) {
           const text = msg.code ? errorText(msg) : t("error.table_closed");
           st.status = "closed";
           nextBar.classList.add("hidden");
+          paintAuto();
           addLine(text, "closed");
           persist();
           toast(text, "error");
