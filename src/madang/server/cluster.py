@@ -59,6 +59,7 @@ from madang.server.room import (
     Join,
     Leave,
     Message,
+    Pick,
     Ready,
     Room,
 )
@@ -221,6 +222,8 @@ class RemoteTable:
                 body.update(op="entropy", entropy=entropy)
             case AutoPlay(_, on):
                 body.update(op="autoplay", on=on)
+            case Pick(_, slot):
+                body.update(op="first_pick", slot=slot)
             case Drop():
                 body.update(op="drop")
                 self.cluster.edges.pop(conn.cid, None)
@@ -565,6 +568,8 @@ class Cluster:
             room.submit(Entropy(rc, m["entropy"]))
         elif op == "autoplay":
             room.submit(AutoPlay(rc, m["on"] is True))
+        elif op == "first_pick" and type(m.get("slot")) is int:
+            room.submit(Pick(rc, m["slot"]))
         elif op == "drop":
             self.remotes.pop(key, None)
             room.submit(Drop(rc))

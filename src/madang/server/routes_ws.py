@@ -23,6 +23,7 @@ from madang.server.room import (
     Drop,
     Entropy,
     Hello,
+    Pick,
     Ready,
     Room,
     dumps,
@@ -223,5 +224,7 @@ async def _reader(
             room.submit(Entropy(conn, m["entropy"]))
         elif kind == "autoplay":
             room.submit(AutoPlay(conn, m["on"]))
+        elif kind == "first_pick":
+            room.submit(Pick(conn, m["slot"]))
         else:
             room.submit(Ready(conn))

@@ -53,6 +53,8 @@ STATUS: dict[str, int] = {
     "bad_entropy": 400,
     "entropy_closed": 409,
     "bad_autoplay": 400,
+    "bad_pick": 400,
+    "pick_closed": 409,
 }
 
 
@@ -89,7 +91,7 @@ def wire_error(err: MadangError) -> WireError:
     return WireError(code, str(err) or type(err).__name__)
 
 
-_TYPES = {"hello", "act", "ready", "ping", "fair_entropy", "autoplay"}
+_TYPES = {"hello", "act", "ready", "ping", "fair_entropy", "autoplay", "first_pick"}
 
 
 def _int(obj: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
@@ -133,4 +135,8 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         from madang.server.autoplay import check_autoplay
 
         out["on"] = check_autoplay(obj.get("on"))
+    elif kind == "first_pick":
+        from madang.server.first_dealer import check_slot
+
+        out["slot"] = check_slot(obj.get("slot"))
     return out
