@@ -4,6 +4,7 @@
 // module (games.js); this page is the same for every game.
 import { api, getMe, TableSocket } from "./api.js";
 import { FairWatch } from "./fairplay.js";
+import { FirstPickPanel } from "./firstpick.js";
 import { gameModule } from "./games.js";
 import { errorText, payReason, presetName, t } from "./i18n.js";
 import { motion, motionControls } from "./motion.js";
@@ -302,6 +303,7 @@ export async function tablePage(root, tableId, invite, me) {
   const nextBar = h("div.next-bar.hidden", { "data-testid": "next-bar" });
   const boardWrap = h("div.board-wrap");
   const waiting = h("div.waiting.hidden", { "data-testid": "waiting" });
+  const boardCol = h("div.board-col", {}, waiting, boardWrap);
   const log = h("ul.log", { "aria-label": t("table.log_label") });
   const overlay = h("div.overlay.hidden", {
     "data-testid": "settlement",
@@ -318,7 +320,7 @@ export async function tablePage(root, tableId, invite, me) {
       h(
         "div.table-body",
         {},
-        h("div.board-col", {}, waiting, boardWrap),
+        boardCol,
         h(
           "aside.side",
           { tabindex: 0, "aria-label": t("table.log") },
@@ -348,6 +350,12 @@ export async function tablePage(root, tableId, invite, me) {
     acted: -1,
   };
   const name = seatNamer(() => st.seats);
+  // 선 뽑기 before a Matgo table's first deal (the server lays the cards out)
+  const firstPick = new FirstPickPanel(boardCol, {
+    send: (m) => sock.send(m),
+    name,
+    rule: table.rules_in_force?.first_dealer,
+  });
   const ctx = {
     act: (move) => {
       st.acted = st.version;
@@ -392,7 +400,7 @@ export async function tablePage(root, tableId, invite, me) {
   }
 
   function showWaiting() {
-    const w = st.status === "waiting" && !st.view;
+    const w = st.status === "waiting" && !st.view && !firstPick.active;
     waiting.classList.toggle("hidden", !w);
     if (!w) return;
     const free = st.seats.filter((s) => s.kind === "human" && !s.username).length;
@@ -655,6 +663,7 @@ export async function tablePage(root, tableId, invite, me) {
           });
           st.deadlineAt = msg.prompt ? Date.now() + msg.prompt.remaining_ms : 0;
           if (msg.seats) st.seats = msg.seats;
+          firstPick.show(msg.view ? null : msg.first_pick, st.seat);
           // The deal is dealt before the player's eyes (and heard) when nothing happened
           // since: a table whose past this tab just caught up on up to its deal, or one
           // seen for the first time in this tab.
@@ -691,6 +700,7 @@ export async function tablePage(root, tableId, invite, me) {
             addLine(t("table.game_no", { n: msg.game_no }), "game_no");
           }
           if (msg.fair) fairWatch.seen(msg.fair); // the deal's: the strings mixed in
+          if (firstPick.active) firstPick.hide(); // dealt: 선 is chosen
           const firstView = !st.view;
           Object.assign(st, {
             view: msg.view,
@@ -737,6 +747,10 @@ export async function tablePage(root, tableId, invite, me) {
           motion.finishAll(); // the board is drawn anew: what flew lands at once
           render();
           break;
+        case "first_pick": // 선 뽑기: the face-down cards, the picks, the reveal
+          firstPick.show(msg, st.seat);
+          showWaiting();
+          break;
         case "fair_commit": // the next deal's commitment, before any card of it
           fairWatch.seen(msg);
           break;
@@ -777,6 +791,7 @@ export async function tablePage(root, tableId, invite, me) {
       clearInterval(nextTimer);
       timers.stop();
       captions.stop();
+      firstPick.hide();
       sound.stopAll();
       motion.finishAll();
       clearTimeout(quiet);
