@@ -165,9 +165,9 @@ def test_a_person_picks_a_card_the_bot_picks_and_the_record_verifies(
             assert laid["round"] == shown["round"] + 1 and laid["cards"] is None
         assert shown["dealer"] in (0, 1)
         deal = recv_until(ws, "update")
-        _pick(ws, 6)  # the deal is made: nothing to pick
-        assert recv_until(ws, "error")["code"] == "pick_closed"
         last = play_out(ws, 0, deal, random.Random(1).choice)
+        _pick(ws, 6)  # the deal was made: nothing to pick
+        assert recv_until(ws, "error")["code"] == "pick_closed"
     revealed = last["result"]["fair"]
     rounds = revealed["first_picks"]
     assert rounds[-1] == [5, 0] and all(r[1] != r[0] for r in rounds)
@@ -180,18 +180,14 @@ def test_a_person_picks_a_card_the_bot_picks_and_the_record_verifies(
     # the board says how 선 was chosen: the months of every round
     months = [[MONTH[a], MONTH[b]] for a, b in p.decide(rounds)[1]]
     assert deal["view"]["match"]["first_draws"] == months
-    # another pick that changes 선 does not verify
-    lay = p.layout(len(rounds) - 1)
-    other = next(
-        s
-        for s in range(SLOTS)
-        if s != 0
-        and (dealer_of_draw(MatgoRules(), lay[s], lay[0]) or 0) != (record["dealer"] or 0)
-        and dealer_of_draw(MatgoRules(), lay[s], lay[0]) is not None
-    )
-    tampered = {**revealed, "first_picks": [*rounds[:-1], [other, 0]]}
-    with pytest.raises(fair.VerificationError):
-        fair.verify({**record, "fairness": tampered})
+    # the picks swapped give the other seat 선: that record does not verify
+    swapped = {**revealed, "first_picks": [*rounds[:-1], [rounds[-1][1], rounds[-1][0]]]}
+    with pytest.raises(fair.VerificationError, match="dealer"):
+        fair.verify({**record, "fairness": swapped})
+    # picks that decide nothing (a round after the decisive one) are refused
+    extra = {**revealed, "first_picks": [*rounds, [1, 2]]}
+    with pytest.raises(FairnessError, match="decided"):
+        fair.verify({**record, "fairness": extra})
 
 
 def test_a_person_out_of_time_gets_the_first_free_card(

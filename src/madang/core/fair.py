@@ -503,6 +503,8 @@ def verify(record: object, *, commitment_seen: str | None = None) -> Verified:
         deal = game.fair_deal(
             record.get("rules", {}), key, fairness.game_no, first_picks=fairness.first_picks
         )
+    except FairnessError:  # picks the game cannot take (docs/fairness.md, 선 뽑기)
+        raise
     except MadangError as e:  # rules the game cannot play
         raise FairnessError(f"rules: {e}") from None
     for name, want in deal.items():
