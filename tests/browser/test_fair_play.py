@@ -24,6 +24,7 @@ from tests.browser.test_play import (
     DESKTOP,
     _serve,
     create_table,
+    phone_shot,
     scan_korean,
     shot,
     wait_change,
@@ -163,6 +164,8 @@ def test_a_person_picks_a_card_for_sun_and_the_record_verifies(
         assert page.locator(".fp-slot .card[data-code=back]").count() == 8  # nothing shown
         assert "패를 한 장 고르세요" in page.inner_text("[data-testid=first-pick-status]")
         shot(page, "first_pick_choose_desktop")
+        phone_shot(page, "first_pick_choose_phone")
+        scan_korean(page, "first pick")
         page.locator(".fp-slot[data-slot='4']").click()
         page.wait_for_function(
             "() => document.querySelectorAll('.fp-slot .card.picked:not([data-code=back])')"
