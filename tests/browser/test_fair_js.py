@@ -189,6 +189,48 @@ def test_the_browser_draws_the_first_dealer_as_python(page: Any) -> None:
         assert g == {"dealer": dealer, "draws": [[CODES[a], CODES[b]] for a, b in draws]}
 
 
+def test_the_browser_lays_out_and_decides_first_picks_as_python(page: Any) -> None:
+    """선 뽑기 (docs/fairness.md): 300 keys, three rounds of layouts each, and random picks
+    — decided, tied at the end, decided too early, bad slots — judged the same way."""
+    from madang.core.errors import FairnessError
+    from madang.matgo.first_pick import FirstPick
+
+    rng = random.Random(4)
+    keys = [rng.randbytes(32).hex() for _ in range(300)]
+    rules = [{"first_dealer": rng.choice(["high", "night_low"])} for _ in keys]
+
+    def rounds() -> list[list[int]]:
+        n = rng.randint(1, 3)
+        return [rng.sample(range(8), 2) if rng.random() < 0.95 else [1, 1] for _ in range(n)]
+
+    picks = [rounds() for _ in keys]
+    got = page.evaluate(
+        """async ([keys, rules, picks]) => {
+          const hex = (s) => Uint8Array.from(s.match(/../g), (h) => parseInt(h, 16));
+          return Promise.all(keys.map(async (k, i) => {
+            const layouts = await F.firstPickLayouts(hex(k), 3);
+            let dealer = null;
+            try { dealer = await F.pickedDealer(rules[i], hex(k), picks[i]); }
+            catch (e) { dealer = "refused"; }
+            return {layouts, dealer};
+          }));
+        }""",
+        [keys, rules, picks],
+    )
+    decided = refused = 0
+    for k, r, p, g in zip(keys, rules, picks, got, strict=True):
+        fp = FirstPick(MatgoRules.from_dict(r), bytes.fromhex(k))
+        assert g["layouts"] == [fp.codes(i) for i in range(3)]
+        try:
+            want: int | str = fp.decide(p)[0]
+            decided += 1
+        except FairnessError:
+            want = "refused"
+            refused += 1
+        assert g["dealer"] == want, (k, r, p)
+    assert decided > 50 and refused > 50
+
+
 def _json_value(rng: random.Random, depth: int = 0) -> Any:
     kind = rng.randrange(7 if depth < 3 else 4)
     if kind == 0:

@@ -78,6 +78,7 @@ def _serve(
     bot_delay: float = 0.0,
     claim_seconds: float = 1.0,
     claim_decision_seconds: float | None = None,
+    settings: dict[str, object] | None = None,
 ) -> Iterator[str]:
     port = _free_port()
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
@@ -86,7 +87,8 @@ def _serve(
          "--bot-delay", str(bot_delay), "--turn-seconds", str(turn_seconds),
          "--claim-seconds", str(claim_seconds),
          "--claim-decision-seconds", str(claim_decision_seconds or claim_seconds),
-         *(["--deal-seed", str(deal_seed)] if deal_seed is not None else [])],
+         *(["--deal-seed", str(deal_seed)] if deal_seed is not None else []),
+         *[a for k, v in (settings or {}).items() for a in ("--set", f"{k}={v}")]],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

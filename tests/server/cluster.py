@@ -128,7 +128,8 @@ class Node:
         # a waiting table's creator need not stay connected (seat_hold_seconds): the
         # tests that use one only look at its sockets
         for k, v in {"grace_seconds": 0.5, "seat_hold_seconds": 600, "next_game_seconds": 0.5,
-                     "bot_budget_s": 0.01,
+                     "bot_budget_s": 0.01, "first_pick_seconds": 0.1,
+                     "first_pick_reveal_seconds": 0,
                      "argon2_time_cost": 1, "argon2_memory_kib": 8192, **o}.items():  # fmt: skip
             args += ["--set", f"{k}={v}"]
         if cpu is not None and shutil.which("taskset"):

@@ -68,6 +68,9 @@ def test_config(db_url: str, **overrides: Any) -> ServerConfig:
         "next_game_seconds": 30.0,
         "claim_seconds": 0.02,
         "claim_decision_seconds": 0.02,
+        # 선 뽑기 at a verifiable table: a person who does not pick gets a card at once
+        "first_pick_seconds": 0.05,
+        "first_pick_reveal_seconds": 0.0,
     }
     base.update(overrides)
     return ServerConfig(**base)

@@ -161,7 +161,8 @@ class Cluster:
                 record = dict(g.record)
                 if "fairness" in record:  # a verifiable deal: its seed opens it
                     fair.verify(record)
-                    sess.redeal(restored(record, g.fair_seed).key())
+                    dealt = restored(record, g.fair_seed)  # 선 뽑기's picks too
+                    sess.redeal(dealt.key(), dealt.first_picks)
                     del record["fairness"]
                 for m in store.journal(self.engine, g.id)[1]:
                     sess.step(m["seat"], sess.string_to_action(m["move"]))

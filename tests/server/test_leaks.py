@@ -199,7 +199,7 @@ async def run_games(
     users = [store.create_user(eng, f"user{i}", None, start=10**6) for i in range(seats)]
     config = ServerConfig(
         bot_delay=0.0, next_game_seconds=30.0, claim_seconds=CLAIM_SECONDS,
-        claim_decision_seconds=1.0,
+        claim_decision_seconds=1.0, first_pick_seconds=0.05, first_pick_reveal_seconds=0.0,
     )  # fmt: skip
     room = Room(
         table_id=store.create_table(

@@ -69,7 +69,11 @@ _HEX64: Final = re.compile(r"[0-9a-f]{64}")
 _U32: Final = struct.Struct(">I")
 _BLOCK: Final = struct.Struct(">8I")
 _TWO32: Final = 1 << 32
-_FAIRNESS_KEYS: Final = frozenset(("scheme", "table", "game_no", "commitment", "entropy", "seed"))
+_FAIRNESS_KEYS: Final = frozenset(
+    ("scheme", "table", "game_no", "commitment", "entropy", "seed", "first_picks")
+)
+MAX_PICK_ROUNDS: Final = 64
+"""The most rounds of picks (선 뽑기) a record may carry."""
 
 
 def new_seed() -> bytes:
@@ -331,6 +335,9 @@ class Fairness:
     entropy: tuple[str, ...]
     seed: str | None = None
     scheme: str = SCHEME
+    first_picks: tuple[tuple[int, ...], ...] | None = None
+    """선 뽑기 (Matgo, a table's game 1 with a person seated): each round's picks, one
+    slot per seat; the game's ``fair_deal`` reads them (``docs/fairness.md``)."""
 
     def __post_init__(self) -> None:
         if self.scheme != SCHEME:
@@ -341,6 +348,14 @@ class Fairness:
         encode_entropy(self.entropy)
         if self.seed is not None:
             _check_hex(self.seed, "the seed")
+        if self.first_picks is not None:
+            if not 1 <= len(self.first_picks) <= MAX_PICK_ROUNDS:
+                raise FairnessError(f"first_picks must hold 1-{MAX_PICK_ROUNDS} rounds")
+            for picks in self.first_picks:
+                if len(picks) != len(self.entropy):
+                    raise FairnessError("each round of first_picks holds one slot per seat")
+                for p in picks:
+                    _check_int(p, "a picked slot", 0, 255)
 
     @classmethod
     def from_dict(cls, obj: object) -> Fairness:
@@ -356,6 +371,11 @@ class Fairness:
         entropy = obj["entropy"]
         if not isinstance(entropy, list):
             raise FairnessError("the entropy must be a list of strings, one per seat")
+        picks = obj.get("first_picks")
+        if picks is not None and not (
+            isinstance(picks, list) and all(isinstance(r, list) for r in picks)
+        ):
+            raise FairnessError("first_picks must be a list of rounds, each a list of slots")
         return cls(
             table=obj["table"],
             game_no=obj["game_no"],
@@ -363,6 +383,7 @@ class Fairness:
             entropy=tuple(entropy),
             seed=obj.get("seed"),
             scheme=obj["scheme"],
+            first_picks=None if picks is None else tuple(tuple(r) for r in picks),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -374,6 +395,8 @@ class Fairness:
             "commitment": self.commitment,
             "entropy": list(self.entropy),
         }
+        if self.first_picks is not None:
+            out["first_picks"] = [list(r) for r in self.first_picks]
         if self.seed is not None:
             out["seed"] = self.seed
         return out
@@ -477,7 +500,11 @@ def verify(record: object, *, commitment_seen: str | None = None) -> Verified:
         )
     key = deal_key(seed, binding, fairness.entropy)
     try:
-        deal = game.fair_deal(record.get("rules", {}), key, fairness.game_no)
+        deal = game.fair_deal(
+            record.get("rules", {}), key, fairness.game_no, first_picks=fairness.first_picks
+        )
+    except FairnessError:  # picks the game cannot take (docs/fairness.md, 선 뽑기)
+        raise
     except MadangError as e:  # rules the game cannot play
         raise FairnessError(f"rules: {e}") from None
     for name, want in deal.items():

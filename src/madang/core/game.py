@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, cast, runtime_checkable
 
@@ -142,12 +142,21 @@ class GameSpec:
     encoding: str | None = None
     """``module:Class`` of the game's reinforcement-learning encoding (:mod:`madang.rl`):
     fixed action ids for its moves and observation tensors from its views."""
-    fair_deal: Callable[[Any, bytes, int], dict[str, Any]] | None = None
-    """``fair_deal(rules, key, game_no)``: what a deal key (:mod:`madang.core.fair`)
-    fixes of a game under a record's ``rules`` object, as the record's fields (the deck
-    or wall, top first, and anything else chance decides; ``game_no`` is the game's
-    number at its table). ``docs/fairness.md`` specifies it; ``madang verify`` checks a
-    record's fields against it."""
+    fair_deal: Callable[..., dict[str, Any]] | None = None
+    """``fair_deal(rules, key, game_no, first_picks=None)``: what a deal key
+    (:mod:`madang.core.fair`) fixes of a game under a record's ``rules`` object, as the
+    record's fields (the deck or wall, top first, and anything else chance decides;
+    ``game_no`` is the game's number at its table; ``first_picks``: the rounds of the
+    first dealer's picks, for a game with ``first_pick``). ``docs/fairness.md``
+    specifies it; ``madang verify`` checks a record's fields against it (FairnessError
+    for picks the game cannot take)."""
+    first_pick: str | None = None
+    """``module:Class`` of the game's 선 뽑기 (Matgo's
+    :class:`~madang.matgo.first_pick.FirstPick`): ``Class(rules, key)`` lays out
+    face-down cards from a deal key (``slots``, ``codes(round)``) and says who deals
+    first by the seats' picks (``winner(round, picks)``, ``decide(rounds)``). A table
+    with a person seated runs it before its first verifiable deal; None: the game has
+    none (its first dealer comes from the key alone, or is fixed)."""
     max_points: Callable[[Any], int] | None = None
     """``max_points(rules)``: a bound on the points one game under a rules object can move,
     every payment together, when it starts with nothing carried from the games before it
@@ -318,13 +327,15 @@ class Session(ABC):
             return None
         return self.series.totals(self.payments())
 
-    def redeal(self, key: bytes) -> None:
+    def redeal(self, key: bytes, first_picks: Sequence[Sequence[int]] | None = None) -> None:
         """Deal the current game again from a fairness deal key (``docs/fairness.md``),
         before any move of it: the deck or wall — and whatever else chance decides of it
         (Matgo's first 선 in a table's game 1, its mission) — come from the key by the
         game's ``GameSpec.fair_deal``; the dealer, the carry and the pot stay the
-        match's. A table with verifiable deals calls it after :meth:`next_game` (or the
-        session's creation) and before showing the deal."""
+        match's. ``first_picks``: the rounds of 선 뽑기 (``GameSpec.first_pick``) that
+        chose a table's first dealer instead of the key alone. A table with verifiable
+        deals calls it after :meth:`next_game` (or the session's creation) and before
+        showing the deal."""
         raise NotImplementedError(f"{self.game} cannot deal from a fairness key")
 
     def resampled(self, seat: int | None, rng: random.Random) -> Session:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from madang.core.errors import IllegalActionError, InvalidActionError
+from madang.core.errors import FairnessError, IllegalActionError, InvalidActionError
 from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
 from madang.core.match import Match
 from madang.mahjong.rules import RULESET_VERSION
@@ -259,10 +260,12 @@ class MahjongSession(Session):
         if self.match.next_hand() is None:
             self._new_match()
 
-    def redeal(self, key: bytes) -> None:
+    def redeal(self, key: bytes, first_picks: Sequence[Sequence[int]] | None = None) -> None:
         from madang.mahjong.fair import fair_hand
 
         m = self.match
+        if first_picks is not None:
+            raise IllegalActionError("mahjong has no 선 뽑기: the first dealer is seat 0")
         if m.hand.history:
             raise IllegalActionError("the hand has begun: it cannot be dealt again")
         st = fair_hand(m.rules, key, dealer=m.dealer, round_wind=m.round_wind, pot=m.pot)
@@ -337,10 +340,15 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def fair_deal(rules: Any, key: bytes, game_no: int) -> dict[str, Any]:
-    """What a deal key fixes of a game (``docs/fairness.md``; :mod:`madang.mahjong.fair`)."""
+def fair_deal(
+    rules: Any, key: bytes, game_no: int, first_picks: Sequence[Sequence[int]] | None = None
+) -> dict[str, Any]:
+    """What a deal key fixes of a game (``docs/fairness.md``; :mod:`madang.mahjong.fair`);
+    mahjong has no 선 뽑기 (``first_picks``: FairnessError)."""
     from madang.mahjong.fair import fair_deal as deal_of_key
 
+    if first_picks is not None:
+        raise FairnessError("mahjong has no 선 뽑기: a record with first_picks is not mahjong's")
     return deal_of_key(rules, key, game_no)
 
 

@@ -18,8 +18,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from madang.core.errors import FairnessError
 from madang.core.fair import Stream, shuffle
 from madang.matgo.cards import CODES, NUM_MONTH_CARDS, cards_of
 from madang.matgo.engine import MatgoState, new_game
@@ -61,13 +63,23 @@ def fair_mission(key: bytes) -> Mission:
     return MISSIONS[Stream(key, "mission").below(len(MISSIONS))]
 
 
-def fair_deal(rules: Any, key: bytes, game_no: int) -> dict[str, Any]:
+def fair_deal(
+    rules: Any, key: bytes, game_no: int, first_picks: Sequence[Sequence[int]] | None = None
+) -> dict[str, Any]:
     """The record fields the key fixes (:attr:`~madang.core.game.GameSpec.fair_deal`):
     ``deck`` (codes); ``dealer`` for a table's first game (later games' 선 is the last
-    winner); ``mission`` under ``missions: true``."""
+    winner) — by the seats' ``first_picks`` (선 뽑기, :mod:`madang.matgo.first_pick`)
+    when the table held one, else drawn from the key; ``mission`` under ``missions:
+    true``. FairnessError for picks in a later game or picks that decide nothing."""
+    from madang.matgo.first_pick import FirstPick
+
     r = MatgoRules.from_dict(rules)
     out: dict[str, Any] = {"deck": [CODES[c] for c in fair_deck(r, key)]}
-    if game_no == 1:
+    if first_picks is not None and game_no != 1:
+        raise FairnessError("선 뽑기 chooses the first game's 선 only: game_no must be 1")
+    if first_picks is not None:
+        out["dealer"] = FirstPick(r, key).decide(first_picks)[0]
+    elif game_no == 1:
         out["dealer"] = fair_first_dealer(r, key)[0]
     if r.missions:
         out["mission"] = fair_mission(key).name

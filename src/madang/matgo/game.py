@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from madang.core.errors import IllegalActionError
+from madang.core.errors import FairnessError, IllegalActionError
 from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
 from madang.core.match import Match
 from madang.matgo.rules import RULESET_VERSION
@@ -153,13 +154,21 @@ class MatgoSession(Session):
         self.match.next_game()
         self._version += 1
 
-    def redeal(self, key: bytes) -> None:
+    def redeal(self, key: bytes, first_picks: Sequence[Sequence[int]] | None = None) -> None:
         from madang.matgo.fair import fair_first_dealer, fair_game
+        from madang.matgo.first_pick import FirstPick
 
         m = self.match
         if m.game.moves:
             raise IllegalActionError("the game has begun: it cannot be dealt again")
-        if self.game_no == 1:  # a table's first 선 is drawn too (docs/fairness.md)
+        if first_picks is not None and self.game_no != 1:
+            raise IllegalActionError("선 뽑기 chooses the first game's 선 only")
+        if first_picks is not None:  # 선 뽑기: the players' picks (docs/fairness.md)
+            try:
+                m.dealer, m.first_draws = FirstPick(m.rules, key).decide(first_picks)
+            except FairnessError as e:
+                raise IllegalActionError(str(e)) from None
+        elif self.game_no == 1:  # a table's first 선 is drawn too (docs/fairness.md)
             m.dealer, m.first_draws = fair_first_dealer(m.rules, key)
         m.game = fair_game(m.rules, key, dealer=m.dealer, carry=m.carry)
         self._version += 1
@@ -228,11 +237,13 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def fair_deal(rules: Any, key: bytes, game_no: int) -> dict[str, Any]:
+def fair_deal(
+    rules: Any, key: bytes, game_no: int, first_picks: Sequence[Sequence[int]] | None = None
+) -> dict[str, Any]:
     """What a deal key fixes of a game (``docs/fairness.md``; :mod:`madang.matgo.fair`)."""
     from madang.matgo.fair import fair_deal as deal_of_key
 
-    return deal_of_key(rules, key, game_no)
+    return deal_of_key(rules, key, game_no, first_picks)
 
 
 def max_points(rules: Any) -> int:
@@ -257,5 +268,6 @@ SPEC = GameSpec(
     bots="madang.bots.matgo_bots",
     encoding="madang.matgo.encode:MatgoEncoding",
     fair_deal=fair_deal,
+    first_pick="madang.matgo.first_pick:FirstPick",
     max_points=max_points,
 )

@@ -51,6 +51,7 @@ from madang.server.resume import ResumeError, rebuild
 from madang.server.room import (
     Act,
     Attach,
+    AutoPlay,
     Conn,
     Drop,
     Entropy,
@@ -58,6 +59,7 @@ from madang.server.room import (
     Join,
     Leave,
     Message,
+    Pick,
     Ready,
     Room,
 )
@@ -218,6 +220,10 @@ class RemoteTable:
                 body.update(op="ready")
             case Entropy(_, entropy):
                 body.update(op="entropy", entropy=entropy)
+            case AutoPlay(_, on):
+                body.update(op="autoplay", on=on)
+            case Pick(_, slot):
+                body.update(op="first_pick", slot=slot)
             case Drop():
                 body.update(op="drop")
                 self.cluster.edges.pop(conn.cid, None)
@@ -564,6 +570,10 @@ class Cluster:
             room.submit(Ready(rc))
         elif op == "entropy":
             room.submit(Entropy(rc, m["entropy"]))
+        elif op == "autoplay":
+            room.submit(AutoPlay(rc, m["on"] is True))
+        elif op == "first_pick" and type(m.get("slot")) is int:
+            room.submit(Pick(rc, m["slot"]))
         elif op == "drop":
             self.remotes.pop(key, None)
             room.submit(Drop(rc))

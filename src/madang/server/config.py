@@ -158,6 +158,11 @@ class ServerConfig:
     waits for the entropy strings of the people seated who have not sent theirs yet
     (the browser sends one when it sees the commitment); 0 deals at once with what has
     arrived."""
+    first_pick_seconds: float = 10.0
+    """선 뽑기 (Matgo, before a table's first verifiable deal with a person seated): how
+    long a seat has to pick a face-down card; then it gets the first free one."""
+    first_pick_reveal_seconds: float = 2.0
+    """선 뽑기: how long the picked cards are shown before the next round or the deal."""
     deal_seed: int | None = None
     """Deal table ``N``'s games from seed ``deal_seed + N`` (reproducible deals, for tests
     and demonstrations; never on a public server). None: an unpredictable seed per table."""

@@ -72,6 +72,9 @@ class FairDeal:
     entropy: list[str | None] = field(default_factory=list)
     window_until: float | None = None
     """When the deal stops waiting for entropy (monotonic seconds; None: not waiting)."""
+    first_picks: list[list[int]] | None = None
+    """The rounds of 선 뽑기 that chose the first dealer (:mod:`.first_dealer`), once
+    made: they enter the record's ``fairness`` and the deal (``Session.redeal``)."""
 
     @classmethod
     def draw(
@@ -126,6 +129,9 @@ class FairDeal:
             commitment=self.commitment,
             entropy=tuple(self.strings()),
             seed=self.seed.hex() if reveal else None,
+            first_picks=(
+                None if self.first_picks is None else tuple(tuple(r) for r in self.first_picks)
+            ),
         ).to_dict()
 
 
@@ -151,4 +157,5 @@ def restored(record: dict[str, Any], seed_hex: str | None) -> FairDeal:
     )
     if commitment(seed, binding) != f.commitment:
         raise FairnessError("the stored seed does not open the stored commitment")
-    return FairDeal(seed, binding, f.commitment, list(f.entropy))
+    picks = None if f.first_picks is None else [list(r) for r in f.first_picks]
+    return FairDeal(seed, binding, f.commitment, list(f.entropy), first_picks=picks)

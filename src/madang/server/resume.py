@@ -68,8 +68,8 @@ def replay(session: Session, games: list[dict[str, Any]]) -> tuple[bool, FairDea
         if isinstance(stored, dict) and "fairness" in stored:
             try:
                 fair = restored(stored, g.get("fair_seed"))
-                session.redeal(fair.key())
-            except FairnessError as e:
+                session.redeal(fair.key(), fair.first_picks)
+            except (FairnessError, MadangError) as e:  # picks that decide nothing
                 raise ResumeError(f"game {g['id']}: {e}") from None
             if fair.binding.game_no != g["game_no"]:
                 raise ResumeError(f"game {g['id']}: its commitment is for another game")

@@ -29,9 +29,11 @@ from sqlalchemy.exc import IntegrityError
 from madang.core.errors import MadangError
 from madang.core.registry import spec
 from madang.server import store
+from madang.server.autoplay import set_autoplay
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.fairdeal import FairDeal
+from madang.server.first_dealer import FirstPickPhase
 from madang.server.games import BotPlayer, Pacing, Session, make_session, pacing
 from madang.server.journal import journal_of
 from madang.server.metrics import MOVE_SECONDS, MOVES
@@ -171,6 +173,22 @@ class Entropy:
 
 
 @dataclass(frozen=True, slots=True)
+class AutoPlay:
+    """A seat turns 자동치기 on or off (checked by the wire; :mod:`~madang.server.autoplay`)."""
+
+    conn: Conn
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """선 뽑기: a seat picks a face-down card (checked by the wire; :mod:`.first_dealer`)."""
+
+    conn: Conn
+    slot: int
+
+
+@dataclass(frozen=True, slots=True)
 class Join:
     """Take a seat (answered through :meth:`Room.call`): the seat's index."""
 
@@ -194,7 +212,7 @@ class Attach:
     conn: Conn
 
 
-Message = Tick | Act | Hello | Ready | Entropy | Drop | Join | Leave | Attach
+Message = Tick | Act | Hello | Ready | Entropy | AutoPlay | Pick | Drop | Join | Leave | Attach
 Question = Join | Leave | Attach
 """The messages :meth:`Room.call` waits an answer to."""
 
@@ -213,6 +231,8 @@ class Seat:
     disconnected_at: float | None = None
     left: bool = False
     bot_control: bool = False
+    auto: bool = False
+    """자동치기: its person has the seat's bot play for them (:mod:`.autoplay`)."""
 
     def public(self) -> dict[str, Any]:
         """The seat as the clients see it."""
@@ -223,6 +243,7 @@ class Seat:
             "level": self.level,
             "connected": self.kind == Kind.BOT or bool(self.conns),
             "bot_control": self.kind == Kind.BOT or self.bot_control,
+            "auto": self.auto,
             "left": self.left,
         }
 
@@ -282,6 +303,8 @@ class Room:
         """The verifiable deal of the current (or just finished) game."""
         self.fair_next: FairDeal | None = None
         """The next game's: committed to and collecting entropy until it is dealt."""
+        self.first_pick: FirstPickPhase | None = None
+        """선 뽑기 before the first verifiable deal (:mod:`.first_dealer`), while it runs."""
         self.on_close = on_close
         self.status: Status = Status.WAITING
         self.session: Session | None = None
@@ -473,6 +496,18 @@ class Room:
                     self._entropy(conn, entropy)
                 except WireError as e:
                     conn.send(dumps(e.to_message()))
+            case AutoPlay(conn, on):
+                try:
+                    seat = None if conn.seat is None else self.seats[conn.seat]
+                    if set_autoplay(seat, on, closed=self.closing):
+                        self._send_seats()
+                except WireError as e:
+                    conn.send(dumps(e.to_message()))
+            case Pick(conn, slot):
+                try:
+                    self._pick(conn, slot)
+                except WireError as e:
+                    conn.send(dumps(e.to_message()))
             case Drop(conn):
                 self._drop(conn)
             case Join() | Leave() | Attach():
@@ -532,10 +567,14 @@ class Room:
                 await self._close("nobody is seated")
                 return
             await self._save_table()
+        if self.first_pick is not None and not self._all_seated():
+            self._cancel_first_pick()
         if self.session is None:
             self._commit_next(1)
         if self._all_seated() and self._everyone_here():
             wait = self._entropy_due()
+            if wait is None:
+                wait = self._first_pick_due()
             if wait is None:
                 await self._start_game()
             else:
@@ -707,7 +746,9 @@ class Room:
             if self.fair.binding.game_no != sess.game_no:  # pragma: no cover - a bug
                 raise RuntimeError(f"committed to game {self.fair.binding.game_no}, "
                                    f"dealing {sess.game_no}")  # fmt: skip
-            sess.redeal(self.fair.key())
+            picks, self.first_pick = (self.first_pick.rounds if self.first_pick else None), None
+            self.fair.first_picks = picks  # 선 뽑기's picks enter the record
+            sess.redeal(self.fair.key(), picks)
         self.status = Status.PLAYING
         self.ready.clear()
         self.last_result = None
@@ -754,7 +795,7 @@ class Room:
         if conn.seat is None:
             raise WireError("not_seated", "only the seats add entropy to a deal")
         deal = self.fair_next
-        if deal is None:
+        if deal is None or self.first_pick is not None:  # 선 뽑기 laid its cards out
             raise WireError("entropy_closed", "no deal is waiting for entropy now")
         deal.add(conn.seat, entropy)
         ack = dumps({"type": "fair_ack", "game_no": deal.binding.game_no, "entropy": entropy})
@@ -772,6 +813,68 @@ class Room:
         if deal.window_until is None:
             deal.window_until = now + self.config.entropy_seconds
         return deal.window_until if now < deal.window_until else None
+
+    # ------------------------------------------------------------------ 선 뽑기
+
+    def _first_pick_due(self) -> float | None:
+        """Before a verifiable first deal of a game with 선 뽑기 and a person seated: run
+        the picks (:class:`.first_dealer.FirstPickPhase`, its cards laid out from the
+        deal key, so no entropy is taken any more); None once 선 is decided and shown
+        (or when there is none to run), else when to look again."""
+        deal = self.fair_next
+        game = spec(self.game)
+        if deal is None or game.first_pick is None or deal.binding.game_no != 1:
+            return None
+        if not self._people():
+            return None  # bots only: the first 선 comes from the key (docs/fairness.md)
+        now = time.monotonic()
+        cfg = self.config
+        changed = False
+        if self.first_pick is None:
+            self.first_pick = FirstPickPhase(
+                game,
+                game.rules(self.preset, self.rules),
+                deal.key(),
+                seats=len(self.seats),
+                now=now,
+                seconds=cfg.first_pick_seconds,
+                reveal_seconds=cfg.first_pick_reveal_seconds,
+            )
+            changed = True
+        ph = self.first_pick
+        bots = {s.index for s in self.seats if s.kind == Kind.BOT or s.left or s.auto}
+        if ph.advance(now, bots, cfg.bot_delay) or changed:
+            self._send_first_pick(now)
+        if ph.done:
+            at = ph.deal_at()
+            return at if at is not None and now < at else None
+        return ph.due(bots, cfg.bot_delay)
+
+    def _pick(self, conn: Conn, slot: int) -> None:
+        """A seat picks a face-down card (WireError otherwise: nothing changes)."""
+        if conn.seat is None:
+            raise WireError("not_seated", "only the seats pick a card for 선")
+        if self.first_pick is None:
+            raise WireError("pick_closed", "no cards are laid out for 선 now")
+        self.first_pick.pick(conn.seat, slot)
+        self._send_first_pick(time.monotonic())
+
+    def _send_first_pick(self, now: float) -> None:
+        assert self.first_pick is not None
+        text = dumps(self.first_pick.public(now))
+        for c in self._all_conns():
+            if c.hello:
+                c.send(text)
+
+    def _cancel_first_pick(self) -> None:
+        """A seat was given up during 선 뽑기: its layout is void (the key it came from is
+        revealed with ``fair_reveal``), the next game 1 commits to a fresh seed."""
+        self.first_pick = None
+        deal, self.fair_next = self.fair_next, None
+        for c in self._all_conns():
+            if deal is not None:
+                c.send(dumps({"type": "fair_reveal", "fair": deal.fairness(reveal=True)}))
+            c.send(dumps({"type": "first_pick", "cancelled": True}))
 
     def _record(self, *, reveal: bool = False) -> dict[str, Any]:
         """The current game's record, with its ``fairness`` field for a verifiable deal
@@ -1058,7 +1161,7 @@ class Room:
     # ------------------------------------------------------------------ timers, bots
 
     def _controller_is_bot(self, s: Seat, now: float) -> bool:
-        if s.kind == Kind.BOT or s.left:
+        if s.kind == Kind.BOT or s.left or s.auto:
             return True
         return (
             s.disconnected_at is not None and now >= s.disconnected_at + self.config.grace_seconds
@@ -1067,7 +1170,7 @@ class Room:
     def _due(self, seat: int, now: float) -> float:
         s = self.seats[seat]
         asked_at, deadline = self.asked[seat]
-        if s.kind == Kind.BOT or s.left:
+        if s.kind == Kind.BOT or s.left or s.auto:
             if self.offer_until is not None:
                 return asked_at  # a claim answer: held till the pause ends, no delay needed
             return min(asked_at + self.config.bot_delay, deadline)
@@ -1116,7 +1219,11 @@ class Room:
             s = self.seats[seat]
             if self._controller_is_bot(s, now):
                 # a claim question is private: taking over for it must not show
-                if s.kind == Kind.HUMAN and not s.bot_control and self.offer_until is None:
+                if (
+                    s.kind == Kind.HUMAN
+                    and not (s.bot_control or s.auto)
+                    and self.offer_until is None
+                ):
                     s.bot_control = True
                     self._send_seats()
                 move = await self._bot_move(seat)
@@ -1314,6 +1421,9 @@ class Room:
             "seats": [s.public() for s in self.seats],
             "result": self.last_result if self.status == Status.BETWEEN else None,
             "fair": self._fair_public(),
+            "first_pick": (
+                None if self.first_pick is None else self.first_pick.public(time.monotonic())
+            ),
         }
 
     def _hello(self, conn: Conn, last_version: int | None) -> None:

@@ -15,7 +15,19 @@ from madang.server import store
 from madang.server.cluster import EdgeConn, RemoteTable
 from madang.server.config import ServerConfig
 from madang.server.deps import COOKIE, MAX_ID, Hub, client_addr, hub_of
-from madang.server.room import Act, Attach, Conn, Drop, Entropy, Hello, Ready, Room, dumps
+from madang.server.room import (
+    Act,
+    Attach,
+    AutoPlay,
+    Conn,
+    Drop,
+    Entropy,
+    Hello,
+    Pick,
+    Ready,
+    Room,
+    dumps,
+)
 from madang.server.wire import WireError, parse_client_message
 
 router = APIRouter()
@@ -210,5 +222,9 @@ async def _reader(
             room.submit(Act(conn, m["version"], m["action"], m["ref"]))
         elif kind == "fair_entropy":
             room.submit(Entropy(conn, m["entropy"]))
+        elif kind == "autoplay":
+            room.submit(AutoPlay(conn, m["on"]))
+        elif kind == "first_pick":
+            room.submit(Pick(conn, m["slot"]))
         else:
             room.submit(Ready(conn))

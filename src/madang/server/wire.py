@@ -59,6 +59,9 @@ STATUS: dict[str, int] = {
     "self_excluded": 403,
     "play_time_limit": 403,
     "loss_limit": 403,
+    "bad_autoplay": 400,
+    "bad_pick": 400,
+    "pick_closed": 409,
 }
 
 
@@ -95,7 +98,7 @@ def wire_error(err: MadangError) -> WireError:
     return WireError(code, str(err) or type(err).__name__)
 
 
-_TYPES = {"hello", "act", "ready", "ping", "fair_entropy"}
+_TYPES = {"hello", "act", "ready", "ping", "fair_entropy", "autoplay", "first_pick"}
 
 
 def _int(obj: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
@@ -135,4 +138,12 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         from madang.server.fairdeal import check_entropy
 
         out["entropy"] = check_entropy(obj.get("entropy"))
+    elif kind == "autoplay":
+        from madang.server.autoplay import check_autoplay
+
+        out["on"] = check_autoplay(obj.get("on"))
+    elif kind == "first_pick":
+        from madang.server.first_dealer import check_slot
+
+        out["slot"] = check_slot(obj.get("slot"))
     return out

@@ -270,20 +270,73 @@ export async function firstDealer(rules, key) {
   }
 }
 
-/** What the deal key fixes of a game, as the record's fields. */
-export async function fairDeal(game, rules, key, gameNo) {
-  if (game === "mahjong") return { wall: await shuffle(key, WALL, "wall") };
+/** 선 뽑기's face-down cards (docs/fairness.md): `rounds` layouts of 8 month-card codes
+ *  from the "first_pick" stream, a partial Fisher–Yates of the 48 month cards per round. */
+export async function firstPickLayouts(key, rounds) {
+  const stream = new Stream(key, "first_pick");
+  const out = [];
+  for (let r = 0; r < rounds; r++) {
+    const cards = [...MONTH_CARDS];
+    for (let i = 0; i < FIRST_PICK_SLOTS; i++) {
+      const j = i + (await stream.below(48 - i));
+      [cards[i], cards[j]] = [cards[j], cards[i]];
+    }
+    out.push(cards.slice(0, FIRST_PICK_SLOTS));
+  }
+  return out;
+}
+const FIRST_PICK_SLOTS = 8;
+
+/** Matgo's first 선 by the seats' picks (선 뽑기): every round but the last a tie. */
+export async function pickedDealer(rules, key, picks) {
+  const high = option(rules, "first_dealer", "high", ["high", "night_low"]) === "high";
+  if (!Array.isArray(picks) || picks.length < 1 || picks.length > 64) {
+    fail("first_picks must hold 1-64 rounds");
+  }
+  const layouts = await firstPickLayouts(key, picks.length);
+  let dealer = null;
+  picks.forEach((p, r) => {
+    const ok = (x) => Number.isInteger(x) && x >= 0 && x < FIRST_PICK_SLOTS;
+    if (!Array.isArray(p) || p.length !== 2 || !p.every(ok) || p[0] === p[1]) {
+      fail(`round ${r} of first_picks is not two different slots 0-7`);
+    }
+    if (dealer !== null) fail(`선 was decided in round ${r - 1}: no round ${r}`);
+    const ma = MONTH_CARDS.indexOf(layouts[r][p[0]]) >> 2;
+    const mb = MONTH_CARDS.indexOf(layouts[r][p[1]]) >> 2;
+    if (ma !== mb) dealer = ma > mb === high ? 0 : 1;
+  });
+  if (dealer === null) fail("the last round of first_picks is a tie");
+  return dealer;
+}
+
+/** What the deal key fixes of a game, as the record's fields (`firstPicks`: the
+ *  rounds of 선 뽑기 that chose a Matgo table's first dealer, when it held one). */
+export async function fairDeal(game, rules, key, gameNo, firstPicks) {
+  if (game === "mahjong") {
+    if (firstPicks !== undefined) fail("mahjong has no first_picks");
+    return { wall: await shuffle(key, WALL, "wall") };
+  }
   if (game !== "matgo") fail(`no verifiable deal for ${JSON.stringify(game)}`);
   const bonus = option(rules, "bonus_cards", "2+3", Object.keys(BONUS_CARDS));
   const out = { deck: await shuffle(key, [...MONTH_CARDS, ...BONUS_CARDS[bonus]], "deck") };
-  if (gameNo === 1) out.dealer = (await firstDealer(rules, key)).dealer;
+  if (firstPicks !== undefined && gameNo !== 1) fail("first_picks in a game other than 1");
+  if (firstPicks !== undefined) out.dealer = await pickedDealer(rules, key, firstPicks);
+  else if (gameNo === 1) out.dealer = (await firstDealer(rules, key)).dealer;
   if (option(rules, "missions", false, [false, true])) {
     out.mission = MISSIONS[await new Stream(key, "mission").below(MISSIONS.length)];
   }
   return out;
 }
 
-const FAIRNESS_KEYS = ["scheme", "table", "game_no", "commitment", "entropy", "seed"];
+const FAIRNESS_KEYS = [
+  "scheme",
+  "table",
+  "game_no",
+  "commitment",
+  "entropy",
+  "seed",
+  "first_picks",
+];
 
 function firstDifference(got, want) {
   if (Array.isArray(got) && Array.isArray(want)) {
@@ -335,7 +388,7 @@ export async function verifyRecord(record, { commitmentSeen = null, ruleset = "1
       fail("the revealed seed does not open the commitment");
     }
     const key = await dealKey(seed, binding, f.entropy);
-    const deal = await fairDeal(record.game, rules, key, f.game_no);
+    const deal = await fairDeal(record.game, rules, key, f.game_no, f.first_picks);
     for (const [name, want] of Object.entries(deal)) {
       const got = record[name];
       const same = Array.isArray(want)

@@ -4,6 +4,7 @@
 // from the server's view (`legal_actions`, `help`, `my_waits`, `match`, `result`).
 
 import { t } from "./i18n.js";
+import { autoBadge } from "./names.js";
 import { sortTiles, tileEl, tileName, tileNames } from "./tiles.js";
 import { clear, h, toast } from "./util.js";
 
@@ -167,9 +168,7 @@ export function createMahjongBoard(root, ctx) {
                 t("mahjong.score", { n: scores[s] }),
               )
             : null,
-          (state.seats || []).some((x) => x.seat === s && x.kind === "human" && x.bot_control)
-            ? h("span.badge", { title: t("table.auto_title") }, t("table.auto_badge"))
-            : null,
+          autoBadge(state.seats, s),
           p.declared
             ? h(
                 `span.badge.${p.declared}`,

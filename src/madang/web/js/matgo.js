@@ -5,6 +5,7 @@
 
 import { cardEl, cardName, cardNames, MONTHS, monthOf, sortCards } from "./hwatu.js";
 import { t } from "./i18n.js";
+import { autoBadge } from "./names.js";
 import { clear, h } from "./util.js";
 
 const PILES = ["gwang", "yeol", "tti", "pi"];
@@ -106,11 +107,6 @@ export function createMatgoBoard(root, ctx) {
   root.append(el);
 
   const seatName = (s) => ctx.name(s);
-
-  function autoPlayed(s) {
-    const seat = (state.seats || []).find((x) => x.seat === s);
-    return !!(seat && seat.kind === "human" && seat.bot_control);
-  }
 
   function myPromptLegal() {
     const p = state.prompt;
@@ -286,9 +282,7 @@ export function createMatgoBoard(root, ctx) {
             seatName(s),
             s === v.dealer ? h("span.badge.dealer", {}, t("matgo.dealer")) : null,
           ),
-          autoPlayed(s)
-            ? h("span.badge", { title: t("table.auto_title") }, t("table.auto_badge"))
-            : null,
+          autoBadge(state.seats, s),
           h("span.score", { "data-testid": `score-${s}` }, t("matgo.score", { n: v.scores[s] })),
           live && v.go[s] ? h("span.badge.go", {}, t("matgo.go_badge", { n: v.go[s] })) : null,
           v.shakes[s] ? h("span.badge", {}, t("matgo.shake_badge", { n: v.shakes[s] })) : null,

@@ -4,6 +4,7 @@
 // module (games.js); this page is the same for every game.
 import { api, getMe, TableSocket } from "./api.js";
 import { FairWatch } from "./fairplay.js";
+import { FirstPickPanel } from "./firstpick.js";
 import { gameModule } from "./games.js";
 import { errorText, payReason, presetName, t } from "./i18n.js";
 import { motion, motionControls } from "./motion.js";
@@ -280,9 +281,32 @@ export async function tablePage(root, tableId, invite, me) {
       t("table.leave"),
     ),
   );
+  // 자동치기: the computer (the `normal` bot) plays this seat until it is turned off
+  const autoBtn = h("button.small.autoplay.hidden#btn-autoplay", {
+    type: "button",
+    "aria-pressed": "false",
+    "data-testid": "autoplay",
+    onclick: () => {
+      const on = !mySeat()?.auto;
+      sock.send({ type: "autoplay", on });
+    },
+  });
+  head.insertBefore(autoBtn, head.querySelector(".conn"));
+  const mySeat = () => (st.seat === null ? null : st.seats.find((s) => s.seat === st.seat));
+  function paintAuto() {
+    const seat = mySeat();
+    const show = !!seat && !seat.left && st.status !== "closed";
+    autoBtn.classList.toggle("hidden", !show);
+    const on = !!seat?.auto;
+    autoBtn.setAttribute("aria-pressed", String(on));
+    autoBtn.classList.toggle("on", on);
+    autoBtn.textContent = t(on ? "table.autoplay_on" : "table.autoplay_off");
+    autoBtn.title = t("table.autoplay_hint");
+  }
   const nextBar = h("div.next-bar.hidden", { "data-testid": "next-bar" });
   const boardWrap = h("div.board-wrap");
   const waiting = h("div.waiting.hidden", { "data-testid": "waiting" });
+  const boardCol = h("div.board-col", {}, waiting, boardWrap);
   const log = h("ul.log", { "aria-label": t("table.log_label") });
   const overlay = h("div.overlay.hidden", {
     "data-testid": "settlement",
@@ -299,7 +323,7 @@ export async function tablePage(root, tableId, invite, me) {
       h(
         "div.table-body",
         {},
-        h("div.board-col", {}, waiting, boardWrap),
+        boardCol,
         h(
           "aside.side",
           { tabindex: 0, "aria-label": t("table.log") },
@@ -329,6 +353,12 @@ export async function tablePage(root, tableId, invite, me) {
     acted: -1,
   };
   const name = seatNamer(() => st.seats);
+  // 선 뽑기 before a Matgo table's first deal (the server lays the cards out)
+  const firstPick = new FirstPickPanel(boardCol, {
+    send: (m) => sock.send(m),
+    name,
+    rule: table.rules_in_force?.first_dealer,
+  });
   const ctx = {
     act: (move) => {
       st.acted = st.version;
@@ -373,7 +403,7 @@ export async function tablePage(root, tableId, invite, me) {
   }
 
   function showWaiting() {
-    const w = st.status === "waiting" && !st.view;
+    const w = st.status === "waiting" && !st.view && !firstPick.active;
     waiting.classList.toggle("hidden", !w);
     if (!w) return;
     const free = st.seats.filter((s) => s.kind === "human" && !s.username).length;
@@ -562,6 +592,7 @@ export async function tablePage(root, tableId, invite, me) {
 
   function render() {
     showWaiting();
+    paintAuto();
     if (!st.view) return;
     board.render({
       view: st.view,
@@ -652,6 +683,7 @@ export async function tablePage(root, tableId, invite, me) {
           });
           st.deadlineAt = msg.prompt ? Date.now() + msg.prompt.remaining_ms : 0;
           if (msg.seats) st.seats = msg.seats;
+          firstPick.show(msg.view ? null : msg.first_pick, st.seat);
           // The deal is dealt before the player's eyes (and heard) when nothing happened
           // since: a table whose past this tab just caught up on up to its deal, or one
           // seen for the first time in this tab.
@@ -688,6 +720,7 @@ export async function tablePage(root, tableId, invite, me) {
             addLine(t("table.game_no", { n: msg.game_no }), "game_no");
           }
           if (msg.fair) fairWatch.seen(msg.fair); // the deal's: the strings mixed in
+          if (firstPick.active) firstPick.hide(); // dealt: 선 is chosen
           const firstView = !st.view;
           Object.assign(st, {
             view: msg.view,
@@ -734,6 +767,10 @@ export async function tablePage(root, tableId, invite, me) {
           motion.finishAll(); // the board is drawn anew: what flew lands at once
           render();
           break;
+        case "first_pick": // 선 뽑기: the face-down cards, the picks, the reveal
+          firstPick.show(msg, st.seat);
+          showWaiting();
+          break;
         case "fair_commit": // the next deal's commitment, before any card of it
           fairWatch.seen(msg);
           break;
@@ -742,6 +779,7 @@ export async function tablePage(root, tableId, invite, me) {
           const text = msg.code ? errorText(msg) : t("error.table_closed");
           st.status = "closed";
           nextBar.classList.add("hidden");
+          paintAuto();
           addLine(text, "closed");
           persist();
           toast(text, "error");
@@ -773,6 +811,7 @@ export async function tablePage(root, tableId, invite, me) {
       clearInterval(nextTimer);
       timers.stop();
       captions.stop();
+      firstPick.hide();
       sound.stopAll();
       motion.finishAll();
       clearTimeout(quiet);
