@@ -46,11 +46,13 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from madang.server import store
+from madang.server.chat import parse_chat
 from madang.server.metrics import FAILOVERS
 from madang.server.resume import ResumeError, rebuild
 from madang.server.room import (
     Act,
     Attach,
+    Chat,
     Conn,
     Drop,
     Entropy,
@@ -218,6 +220,8 @@ class RemoteTable:
                 body.update(op="ready")
             case Entropy(_, entropy):
                 body.update(op="entropy", entropy=entropy)
+            case Chat(_, item, ref):
+                body.update(op="chat", kind=item.kind, value=item.value, ref=ref)
             case Drop():
                 body.update(op="drop")
                 self.cluster.edges.pop(conn.cid, None)
@@ -560,6 +564,8 @@ class Cluster:
             room.submit(Ready(rc))
         elif op == "entropy":
             room.submit(Entropy(rc, m["entropy"]))
+        elif op == "chat":  # checked by the edge; the catalogue's ids checked again here
+            room.submit(Chat(rc, parse_chat({m["kind"]: m["value"]}), m["ref"]))
         elif op == "drop":
             self.remotes.pop(key, None)
             room.submit(Drop(rc))

@@ -52,6 +52,8 @@ STATUS: dict[str, int] = {
     "settlement_failed": 500,
     "bad_entropy": 400,
     "entropy_closed": 409,
+    "bad_chat": 400,
+    "chat_off": 403,
 }
 
 
@@ -76,6 +78,8 @@ class WireError(Exception):
     def to_message(self, ref: Any = None) -> dict[str, Any]:
         """The WebSocket ``error`` message."""
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": str(self)}
+        if self.retry_after is not None:
+            out["retry_after"] = round(self.retry_after, 1)
         if ref is not None:
             out["ref"] = ref
         return out
@@ -88,7 +92,7 @@ def wire_error(err: MadangError) -> WireError:
     return WireError(code, str(err) or type(err).__name__)
 
 
-_TYPES = {"hello", "act", "ready", "ping", "fair_entropy"}
+_TYPES = {"hello", "act", "ready", "ping", "fair_entropy", "chat"}
 
 
 def _int(obj: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
@@ -128,4 +132,8 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         from madang.server.fairdeal import check_entropy
 
         out["entropy"] = check_entropy(obj.get("entropy"))
+    elif kind == "chat":
+        from madang.server.chat import parse_chat
+
+        out["chat"] = parse_chat(obj)
     return out
