@@ -17,6 +17,7 @@ from tests.browser.test_play import (
     CHROMIUM,
     DESKTOP,
     PHONE,
+    Axe,
     _serve,
     create_table,
     scan_korean,
@@ -59,7 +60,7 @@ def _by_the_seat(page: Any, seat: int) -> str:
 
 
 def test_emoticons_phrases_and_text_by_the_seat_and_a_spectator_mutes(
-    chat_server: str, browser: Any
+    chat_server: str, browser: Any, axe: Axe
 ) -> None:
     player = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     watcher = browser.new_context(viewport=DESKTOP, bypass_csp=True)
@@ -95,6 +96,7 @@ def test_emoticons_phrases_and_text_by_the_seat_and_a_spectator_mutes(
         assert panel.locator(".chat-emote").count() == 8, panel.inner_text()
         assert "빨리 좀 치세요~" in panel.inner_text()
         scan_korean(a, "chat panel")
+        axe.check(a, "chat panel")
         shot(a, "chat_panel_desktop")
         panel.locator(".chat-emote[data-emote='joy']").click()
         assert a.locator("[data-testid=chat-panel]").count() == 0  # closed once sent
@@ -104,6 +106,7 @@ def test_emoticons_phrases_and_text_by_the_seat_and_a_spectator_mutes(
         a.wait_for_function("() => (window.__madangSounds.triggered.chat || 0) >= 1")
         assert "수다쟁이: [기쁨]" in a.inner_text("[data-testid=chat-live]")
         assert "수다쟁이: [기쁨]" in a.inner_text(".log li[data-type=chat]")
+        axe.check(a, "emoticon bubble")
         a.wait_for_timeout(300)  # the bubble's pop is over
         shot(a, "chat_emote_desktop")
         _by_the_seat(c, 0)
@@ -150,6 +153,7 @@ def test_emoticons_phrases_and_text_by_the_seat_and_a_spectator_mutes(
 
         # the spectator mutes the person: no bubble, no log line, no sound from them
         c.click("[data-testid=chat-open]")
+        axe.check(c, "spectator chat panel")
         mute = c.locator(".chat-mute[data-seat='0']")
         assert mute.get_attribute("aria-pressed") == "false"
         mute.click()
@@ -189,3 +193,30 @@ def test_emoticons_phrases_and_text_by_the_seat_and_a_spectator_mutes(
     finally:
         player.close()
         watcher.close()
+    axe.finish()
+
+
+def test_a_bubble_by_the_seat_at_a_mahjong_table(chat_server: str, browser: Any) -> None:
+    """The same chat at a mahjong table of four (one person, three bots), at phone size."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, bypass_csp=True)
+    errors: list[str] = []
+    try:
+        a = context.new_page()
+        a.on("pageerror", lambda e: errors.append(str(e)))
+        a.set_default_timeout(20_000)
+        a.goto(chat_server + "/")
+        a.click("#btn-guest")
+        a.wait_for_selector("#create-table")
+        create_table(a, "mahjong")
+        a.click("[data-testid=chat-open]")
+        assert "손님은 글을 쓸 수 없습니다" in a.inner_text("[data-testid=chat-panel]")
+        assert a.locator(".chat-text").count() == 0  # a guest: no free text
+        a.click(".chat-emote[data-emote='cheer']")
+        _by_the_seat(a, 0)
+        assert "응원" in a.inner_text("[data-testid=bubble-0]")
+        assert a.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        a.wait_for_timeout(300)
+        shot(a, "chat_mahjong_phone")
+        assert not errors, errors
+    finally:
+        context.close()

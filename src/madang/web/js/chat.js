@@ -115,9 +115,11 @@ const FACES = {
 export function face(id, label = "") {
   const f = FACES[id];
   if (!f) return null;
+  // a face with a name is an image; one beside its name in words is decoration
+  const named = label ? { role: "img", "aria-label": label } : { "aria-hidden": "true" };
   return svg(
     "svg",
-    { viewBox: "0 0 40 40", class: "chat-face", role: "img", "aria-label": label },
+    { viewBox: "0 0 40 40", class: "chat-face", ...named },
     svg("circle", { cx: 20, cy: 20, r: 18, fill: f[0], stroke: "#b8861b", "stroke-width": 1.5 }),
     ...f[1](),
   );
@@ -302,10 +304,11 @@ export class TableChat {
         top: box.top + y,
         bottom: box.top + y + ht,
       });
-      const covers = (q) =>
-        asked.some(
+      const hit = (q) =>
+        asked.filter(
           (a) => q.left < a.right && a.left < q.right && q.top < a.bottom && a.top < q.bottom,
         );
+      const covers = (q) => hit(q).length > 0;
       if (covers(at(left, top))) {
         // on the name's line, after the name and its badges (over the timer bar at worst)
         const parts = [...info.children].filter((c) => !c.classList.contains("timer"));
@@ -313,6 +316,8 @@ export class TableChat {
         where = "beside";
         left = Math.max(4, Math.min(end - box.left + 10, box.width - w - 4));
         top = Math.max(0, r.top - box.top + (r.height - ht) / 2);
+        // still touching the question's panel above: just under it, over the name's line
+        for (const a of hit(at(left, top))) top = Math.max(top, a.bottom - box.top + 2);
       }
       el.classList.add(where);
       el.style.left = `${left}px`;
