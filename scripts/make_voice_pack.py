@@ -162,6 +162,18 @@ def _swish(length: float, lo: int, hi: int, at: float = 0.0, gain: float = 0.0) 
     )  # fmt: skip
 
 
+def _blip(length: float, pitch: int, at: float = 0.0, gain: float = 0.0) -> list[Layer]:
+    """A soft bubble pop (a chat message at the table): a sine with its octave, quick
+    attack, round decay."""
+    return [
+        Layer(("synth", f"{length}", "sine", f"{pitch}",
+               "fade", "l", "0.003", f"{length}", f"{length - 0.004:.3f}"), at, gain - 4),
+        Layer(("synth", f"{length * 0.7:.3f}", "sine", f"{pitch * 2}",
+               "fade", "l", "0.002", f"{length * 0.7:.3f}", f"{length * 0.7 - 0.003:.3f}"),
+              at, gain - 16),
+    ]  # fmt: skip
+
+
 def _riffle() -> list[Layer]:
     """A shuffle: a riffle of many small clicks (noise chopped by a square wave whose rate
     rises), twice."""
@@ -186,6 +198,7 @@ CARD_SOUNDS: dict[str, list[Layer]] = {
     "draw": [_swish(0.14, 400, 3000, 0.0, 0), *_clack(0.12, -10, 1800)],
     "discard": _clack(0.0, 0, 2100),
     "claim": [*_clack(0.0, 0, 1900), *_clack(0.09, -2, 2300)],
+    "chat": [*_blip(0.07, 988, 0.0, -2), *_blip(0.09, 1319, 0.075, 0)],
 }
 
 

@@ -577,3 +577,60 @@ def test_a_redis_outage_keeps_every_process_in_the_proxys_rotation(cluster: Clus
               for n in cluster.nodes):  # fmt: skip
         assert time.monotonic() < end, "Redis is not back"
         time.sleep(0.2)
+
+
+async def _until_welcome(ws: Any) -> list[dict[str, Any]]:
+    """Say hello; the chat and errors that came before the welcome (the owner handles a
+    table's messages in order)."""
+    await ws.send(json.dumps({"type": "hello", "last_version": None}))
+    got = []
+    while (m := json.loads(await asyncio.wait_for(ws.recv(), 15)))["type"] != "welcome":
+        if m["type"] in ("chat", "error"):
+            got.append(m)
+    return got
+
+
+async def _chat_rounds(cluster: Cluster, table_id: int) -> list[list[list[dict[str, Any]]]]:
+    """The table's person says things through each process in turn while a spectator
+    watches through the next; a socket of the person stays open throughout (the table
+    is dealt and kept). What the talker and the watcher got in each round."""
+    headers = {"Cookie": cluster.cookie}
+    url = "ws://127.0.0.1:{}/ws/tables/" + str(table_id)
+    rounds = []
+    async with websockets.connect(url.format(cluster.proxy.port), additional_headers=headers,
+                                  open_timeout=10) as keeper:  # fmt: skip
+        await _until_welcome(keeper)
+        for talk in range(3):  # the owner and two others hold the talker's socket
+            if talk:
+                await asyncio.sleep(3.1)  # the account's window (3 in 3 s), cluster-wide
+            watch = (talk + 1) % 3
+            async with (
+                websockets.connect(url.format(cluster.nodes[talk].port),
+                                   additional_headers=headers, open_timeout=10) as person,
+                websockets.connect(url.format(cluster.nodes[watch].port),
+                                   open_timeout=10) as watcher,
+            ):  # fmt: skip
+                await _until_welcome(person)
+                await _until_welcome(watcher)
+                await person.send(json.dumps({"type": "chat", "emote": "joy"}))
+                await person.send(json.dumps({"type": "chat", "text": "안녕"}))  # a guest's
+                await person.send(json.dumps({"type": "chat", "phrase": "again"}))
+                await watcher.send(json.dumps({"type": "chat", "emote": "angry", "ref": 5}))
+                rounds.append([await _until_welcome(person), await _until_welcome(watcher)])
+    return rounds
+
+
+def test_chat_works_through_every_process(cluster: Cluster) -> None:
+    """Issue 27 item 3: chat reaches the table's owner from any process (RemoteTable)
+    and every connection of the table hears it, wherever it is held; a spectator's is
+    refused by the owner, a guest's free text by the process holding the socket."""
+    tid = new_table(cluster.proxy.port, cluster.cookie, "matgo")
+    said = [{"type": "chat", "seat": 0, "emote": "joy"},
+            {"type": "chat", "seat": 0, "phrase": "again"}]  # fmt: skip
+    for mine, theirs in asyncio.run(_chat_rounds(cluster, tid)):
+        assert [m["code"] for m in mine if m["type"] == "error"] == ["chat_off"]
+        assert [m for m in mine if m["type"] == "chat"] == said
+        assert [m for m in theirs if m["type"] == "chat"] == said
+        refused = [m for m in theirs if m["type"] == "error"]
+        assert [(m["code"], m.get("ref")) for m in refused] == [("not_seated", 5)]
+    http(cluster.proxy.port, "POST", f"/api/tables/{tid}/leave", {}, cluster.cookie)

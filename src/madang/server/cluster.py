@@ -46,12 +46,14 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from madang.server import store
+from madang.server.chat import parse_chat
 from madang.server.metrics import FAILOVERS
 from madang.server.resume import ResumeError, rebuild
 from madang.server.room import (
     Act,
     Attach,
     AutoPlay,
+    Chat,
     Conn,
     Drop,
     Entropy,
@@ -224,6 +226,8 @@ class RemoteTable:
                 body.update(op="autoplay", on=on)
             case Pick(_, slot):
                 body.update(op="first_pick", slot=slot)
+            case Chat(_, item, ref):
+                body.update(op="chat", kind=item.kind, value=item.value, ref=ref)
             case Drop():
                 body.update(op="drop")
                 self.cluster.edges.pop(conn.cid, None)
@@ -574,6 +578,8 @@ class Cluster:
             room.submit(AutoPlay(rc, m["on"] is True))
         elif op == "first_pick" and type(m.get("slot")) is int:
             room.submit(Pick(rc, m["slot"]))
+        elif op == "chat":  # checked by the edge; the catalogue's ids checked again here
+            room.submit(Chat(rc, parse_chat({m["kind"]: m["value"]}), m["ref"]))
         elif op == "drop":
             self.remotes.pop(key, None)
             room.submit(Drop(rc))

@@ -139,6 +139,17 @@ class ServerConfig:
     """A table WebSocket that sends no message for this long is closed (the client pings
     every 25 s); one that sends no ``hello`` within ``ws_hello_s`` too."""
     ws_hello_s: float = 15.0
+    chat_text: bool = True
+    """Table chat: whether registered players may send free text (guests never may);
+    emoticons and quick phrases are always open to the people seated."""
+    chat_per_s: float = 1.0
+    """Chat messages per second one connection may send (token bucket) …"""
+    chat_burst: float = 3.0
+    """… with bursts of this many."""
+    chat_limit: str = "3/3 seconds; 20/minute"
+    """Chat messages one account may send over all its connections and tables
+    (``limits`` notation, ``;`` between windows), counted with the other limits (shared
+    through Redis in a cluster)."""
     claim_seconds: float = 0.6
     """Mahjong: the uniform pause after every discard (and 가깡) before play goes on, the
     same whether or not any seat was asked to claim: no offer is over sooner, and one

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Engine
 
 from madang.server import store
 from madang.server.auth import Counters, Passwords, RateLimits, Throttles
+from madang.server.chat import ChatLimits
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.room import Room
@@ -53,6 +54,8 @@ class Hub:
             self.counters,
         )
         self.limits = RateLimits(config.register_limit, config.guest_limit, self.counters)
+        self.chat = ChatLimits(config.chat_limit, self.counters)
+        """Per-account chat limits (the per-connection ones are the sockets')."""
         self.sockets: dict[str, int] = {}
         """Open table WebSockets per client address."""
         self.rooms: dict[int, Room] = {}

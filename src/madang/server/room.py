@@ -30,6 +30,7 @@ from madang.core.errors import MadangError
 from madang.core.registry import spec
 from madang.server import store
 from madang.server.autoplay import set_autoplay
+from madang.server.chat import ChatItem
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.fairdeal import FairDeal
@@ -189,6 +190,17 @@ class Pick:
 
 
 @dataclass(frozen=True, slots=True)
+class Chat:
+    """An emoticon, a quick phrase or free text from a connection, checked and
+    rate-limited by the socket (:mod:`madang.server.chat`): a seat's is broadcast to the
+    whole table, a spectator's refused."""
+
+    conn: Conn
+    item: ChatItem
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Join:
     """Take a seat (answered through :meth:`Room.call`): the seat's index."""
 
@@ -212,7 +224,9 @@ class Attach:
     conn: Conn
 
 
-Message = Tick | Act | Hello | Ready | Entropy | AutoPlay | Pick | Drop | Join | Leave | Attach
+Message = (
+    Tick | Act | Hello | Ready | Entropy | AutoPlay | Pick | Chat | Drop | Join | Leave | Attach
+)
 Question = Join | Leave | Attach
 """The messages :meth:`Room.call` waits an answer to."""
 
@@ -508,6 +522,8 @@ class Room:
                     self._pick(conn, slot)
                 except WireError as e:
                     conn.send(dumps(e.to_message()))
+            case Chat(conn, said, ref):
+                self._chat(conn, said, ref)
             case Drop(conn):
                 self._drop(conn)
             case Join() | Leave() | Attach():
@@ -681,6 +697,17 @@ class Room:
         if not s.conns:
             s.disconnected_at = time.monotonic()
             self._send_seats()
+
+    def _chat(self, conn: Conn, item: ChatItem, ref: int | None) -> None:
+        """Say ``item`` from the connection's seat to every connection of the table (not
+        versioned, not kept: ``madang.server.chat``); spectators watch, they do not talk."""
+        if conn.seat is None:
+            conn.send(dumps(WireError("not_seated", "spectators cannot chat").to_message(ref)))
+            return
+        text = dumps(item.message(conn.seat))
+        for c in self._all_conns():
+            if c.hello:
+                c.send(text)
 
     def _send_seats(self) -> None:
         text = dumps({"type": "seats", "seats": [s.public() for s in self.seats]})

@@ -10,7 +10,15 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from madang.server import store
-from madang.server.deps import bot_levels, check_id, hub_of, limit_before, need_user
+from madang.server.chat import catalogue as chat_catalogue
+from madang.server.deps import (
+    bot_levels,
+    check_id,
+    current_user,
+    hub_of,
+    limit_before,
+    need_user,
+)
 from madang.server.games import games, presets
 from madang.server.games import seats as seats_of
 from madang.server.rules_catalogue import catalogue
@@ -46,6 +54,15 @@ async def get_rules() -> dict[str, Any]:
     """Every registered game's rules options and its presets' values of each: what the
     lobby's form offers (``POST /api/tables`` takes a preset plus ``rules`` changes)."""
     return {"games": {g: catalogue(g) for g in games()}}
+
+
+@router.get("/api/chat")
+async def get_chat(request: Request) -> dict[str, Any]:
+    """What the table's chat offers (``docs/protocol.md``, Chat): the emoticons, the
+    quick phrases, and whether this user may send free text (never a guest)."""
+    user = await current_user(request)
+    text = hub_of(request).config.chat_text and user is not None and not user.get("guest")
+    return chat_catalogue(text=bool(text))
 
 
 @router.get("/api/ledger")

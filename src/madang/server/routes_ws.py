@@ -7,11 +7,13 @@ import asyncio
 import contextlib
 import secrets
 import time
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from madang.server import store
+from madang.server.chat import ChatItem
 from madang.server.cluster import EdgeConn, RemoteTable
 from madang.server.config import ServerConfig
 from madang.server.deps import COOKIE, MAX_ID, Hub, client_addr, hub_of
@@ -19,6 +21,7 @@ from madang.server.room import (
     Act,
     Attach,
     AutoPlay,
+    Chat,
     Conn,
     Drop,
     Entropy,
@@ -122,8 +125,9 @@ async def _table_socket(ws: WebSocket, hub: Hub, table_id: int) -> None:
             return
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
     bucket = TokenBucket(config.rate_per_s, config.rate_burst)
+    talk = Talk(hub, user)
     try:
-        await _reader(ws, conn, room, bucket, config)
+        await _reader(ws, conn, room, bucket, config, talk)
     finally:
         room.submit(Drop(conn))
         conn.close()
@@ -155,6 +159,34 @@ class TokenBucket:
         return False
 
 
+class Talk:
+    """A connection's chat gate (:mod:`madang.server.chat`): free text only for a
+    registered player where the server allows it, and the limits — this connection's
+    token bucket (``chat_per_s``, ``chat_burst``), then its account's windows
+    (``chat_limit``, across tabs, tables and processes). The room refuses spectators."""
+
+    def __init__(self, hub: Hub, user: dict[str, Any] | None) -> None:
+        config = hub.config
+        self.hub = hub
+        self.user = user
+        self.bucket = TokenBucket(config.chat_per_s, config.chat_burst)
+
+    def check(self, item: ChatItem) -> None:
+        """Raise the WireError that refuses ``item``, if any (the account's windows count
+        only what passes the rest)."""
+        user = self.user
+        if user is None:
+            raise WireError("not_seated", "spectators cannot chat")
+        if item.kind == "text" and (user.get("guest") or not self.hub.config.chat_text):
+            why = "guests" if user.get("guest") else "this server"
+            raise WireError("chat_off", f"free text is off for {why}: use the emoticons")
+        if not self.bucket.take():
+            wait = (1.0 - self.bucket.tokens) / self.bucket.rate
+            raise WireError("rate_limited", "you are talking too fast; wait a little",
+                            retry_after=max(0.1, wait))  # fmt: skip
+        self.hub.chat.hit(f"u{user['id']}")
+
+
 async def _writer(ws: WebSocket, conn: Conn) -> None:
     while True:
         text = await conn.outbox.get()
@@ -169,7 +201,12 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
 
 
 async def _reader(
-    ws: WebSocket, conn: Conn, room: Room | RemoteTable, bucket: TokenBucket, config: ServerConfig
+    ws: WebSocket,
+    conn: Conn,
+    room: Room | RemoteTable,
+    bucket: TokenBucket,
+    config: ServerConfig,
+    talk: Talk,
 ) -> None:
     greeted = False  # a client must say hello soon, then speak (ping) now and then
     while True:
@@ -226,5 +263,12 @@ async def _reader(
             room.submit(AutoPlay(conn, m["on"]))
         elif kind == "first_pick":
             room.submit(Pick(conn, m["slot"]))
+        elif kind == "chat":
+            try:
+                talk.check(m["chat"])
+            except WireError as e:
+                conn.send(dumps(e.to_message(m["ref"])))
+                continue
+            room.submit(Chat(conn, m["chat"], m["ref"]))
         else:
             room.submit(Ready(conn))

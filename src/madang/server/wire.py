@@ -62,6 +62,8 @@ STATUS: dict[str, int] = {
     "bad_autoplay": 400,
     "bad_pick": 400,
     "pick_closed": 409,
+    "bad_chat": 400,
+    "chat_off": 403,
 }
 
 
@@ -86,6 +88,8 @@ class WireError(Exception):
     def to_message(self, ref: Any = None) -> dict[str, Any]:
         """The WebSocket ``error`` message."""
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": str(self)}
+        if self.retry_after is not None:
+            out["retry_after"] = round(self.retry_after, 1)
         if ref is not None:
             out["ref"] = ref
         return out
@@ -98,7 +102,7 @@ def wire_error(err: MadangError) -> WireError:
     return WireError(code, str(err) or type(err).__name__)
 
 
-_TYPES = {"hello", "act", "ready", "ping", "fair_entropy", "autoplay", "first_pick"}
+_TYPES = {"hello", "act", "ready", "ping", "fair_entropy", "autoplay", "first_pick", "chat"}
 
 
 def _int(obj: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
@@ -146,4 +150,8 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         from madang.server.first_dealer import check_slot
 
         out["slot"] = check_slot(obj.get("slot"))
+    elif kind == "chat":
+        from madang.server.chat import parse_chat
+
+        out["chat"] = parse_chat(obj)
     return out

@@ -13,6 +13,7 @@ export const CARD_SOUNDS = [
   "draw",
   "discard",
   "claim",
+  "chat", // a chat message at the table (web/js/chat.js), not a game event
 ];
 
 /** The highest N고 with a callout of its own (`go_N`); more 고 than that say `go`. */

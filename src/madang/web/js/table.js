@@ -3,6 +3,7 @@
 // state, the settlement screen and the 다음 판 bar. Game knowledge comes from the game's
 // module (games.js); this page is the same for every game.
 import { api, getMe, TableSocket } from "./api.js";
+import { TableChat } from "./chat.js";
 import { FairWatch } from "./fairplay.js";
 import { FirstPickPanel } from "./firstpick.js";
 import { gameModule } from "./games.js";
@@ -305,8 +306,9 @@ export async function tablePage(root, tableId, invite, me) {
   }
   const nextBar = h("div.next-bar.hidden", { "data-testid": "next-bar" });
   const boardWrap = h("div.board-wrap");
+  const chatSlot = h("div.chat-slot");
   const waiting = h("div.waiting.hidden", { "data-testid": "waiting" });
-  const boardCol = h("div.board-col", {}, waiting, boardWrap);
+  const boardCol = h("div.board-col", {}, waiting, boardWrap, chatSlot);
   const log = h("ul.log", { "aria-label": t("table.log_label") });
   const overlay = h("div.overlay.hidden", {
     "data-testid": "settlement",
@@ -385,6 +387,18 @@ export async function tablePage(root, tableId, invite, me) {
   }
   for (const line of saved.slice(-200))
     log.prepend(h("li", { dataset: { type: line.type } }, line.text));
+  // emoticons, quick phrases and text (chat.js): bubbles by the seats, lines in the log
+  const chat = new TableChat({
+    board: boardWrap,
+    slot: chatSlot,
+    send: (m) => sock.send(m),
+    name,
+    seats: () => st.seats,
+    log: (text) => {
+      addLine(text, "chat");
+      persist();
+    },
+  });
   function logEvents(events) {
     for (const e of events) {
       if (e.type === "answer") continue;
@@ -603,6 +617,7 @@ export async function tablePage(root, tableId, invite, me) {
       events: st.events,
     });
     captions.place();
+    chat.place();
     toastClear();
   }
 
@@ -659,6 +674,7 @@ export async function tablePage(root, tableId, invite, me) {
         case "welcome":
           st.seat = msg.seat;
           fairWatch.seat = msg.seat;
+          chat.setSeat(msg.seat);
           if (msg.table) {
             st.seats = msg.table.seats;
             st.status = msg.table.status;
@@ -766,6 +782,10 @@ export async function tablePage(root, tableId, invite, me) {
           st.seats = msg.seats;
           motion.finishAll(); // the board is drawn anew: what flew lands at once
           render();
+          chat.refresh();
+          break;
+        case "chat":
+          chat.receive(msg);
           break;
         case "first_pick": // 선 뽑기: the face-down cards, the picks, the reveal
           firstPick.show(msg, st.seat);
@@ -812,6 +832,7 @@ export async function tablePage(root, tableId, invite, me) {
       timers.stop();
       captions.stop();
       firstPick.hide();
+      chat.destroy();
       sound.stopAll();
       motion.finishAll();
       clearTimeout(quiet);
