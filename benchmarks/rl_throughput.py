@@ -1,6 +1,7 @@
 """Reinforcement-learning throughput: env steps/s with random masked actions, one core.
 
-Run (``pip install -e '.[rl,bench]'``; PettingZoo's tic-tac-toe needs ``pygame``)::
+Run (``pip install -e '.[rl,bench]'``: the ``bench`` extra brings RLCard and ``pygame``,
+which PettingZoo's tic-tac-toe imports)::
 
     taskset -c 0 python3 benchmarks/rl_throughput.py [--seconds S] [--batch N]
         [--json PATH] [--markdown PATH]
