@@ -23,6 +23,7 @@ from madang.matgo.events import EVENT_FIELDS, redact
 from madang.matgo.rules import PRESETS as MG_PRESETS
 from madang.matgo.rules import MatgoRules, Meong
 from madang.matgo.scoring import MISSIONS, settle
+from madang.matgo.view import annotate as mg_annotate
 from madang.matgo.view import view as mg_view
 
 
@@ -49,7 +50,7 @@ def matgo_samples() -> dict[str, Any]:
             for a in legal:
                 moves.add(action_str(a))
             if g.phase is Phase.GO_STOP and len(views) < 3:
-                views.append(mg_view(g, g.current))
+                views.append(mg_annotate(mg_view(g, g.current)))  # as the table sends it
             for e in g.step(rng.choice(legal)):
                 key = (
                     e[0]
@@ -60,7 +61,7 @@ def matgo_samples() -> dict[str, Any]:
                 if e[0] == "draw":  # the drawer's own view shows the card
                     events.setdefault("draw:own", redact(e, e[1]))
         if i < 40 and g.over:
-            views.append(mg_view(g, 0))
+            views.append(mg_annotate(mg_view(g, 0)))
     missing = set(EVENT_FIELDS) - {k.split(":")[0] for k in events}
     assert not missing, f"no sample of {missing}"
     return {"events": list(events.values()), "moves": sorted(moves),

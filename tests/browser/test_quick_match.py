@@ -140,7 +140,8 @@ def test_the_ranking_page_explains_itself(
     try:
         if store.user_by_name(eng, "gosu") is None:
             ids = [
-                store.create_user(eng, n, None)["id"] for n in ("gosu", "hasu", "jungsu", "chosu")
+                store.create_user(eng, n, None, start=100_000)["id"]
+                for n in ("gosu", "hasu", "jungsu", "chosu")
             ]
             for i in range(2):
                 for game, players, pays, scores in (

@@ -115,7 +115,10 @@ def test_mahjong_ladder_is_by_placement(
     client = make_client(rank_min_games=1)
     eng = make_engine(db_url)
     try:
-        ids = [store.create_user(eng, n, None)["id"] for n in ("nam", "buk", "dong", "seo")]
+        ids = [
+            store.create_user(eng, n, None, start=100_000)["id"]
+            for n in ("nam", "buk", "dong", "seo")
+        ]
         settle(eng, "mahjong", ids, [(3, 0, 10, "score")], scores=[30, 20, 10, 0])
     finally:
         eng.dispose()
