@@ -224,6 +224,10 @@ def mission_by_name(name: str) -> Mission:
         raise RecordError(f"unknown mission {name!r}") from None
 
 
+#: The multipliers judged per loser (``gostop.md`` §6.1).
+PER_LOSER: Final = frozenset(("pibak", "gwangbak", "meongbak", "gobak"))
+
+
 @dataclass(frozen=True, slots=True)
 class Multiplier:
     """One x-factor of a settlement (피박, 광박, 흔들기 …)."""
@@ -247,6 +251,16 @@ class ScoreSheet:
     @property
     def jokbo(self) -> int:
         return sum(i.points for i in self.items)
+
+    @property
+    def stake(self) -> int:
+        """S (``gostop.md`` §6.1): the points before the 박 judged per loser (피박, 광박,
+        멍박, 고박), the same for every loser of a game."""
+        points = self.base
+        for m in self.multipliers:
+            if m.name not in PER_LOSER:
+                points *= m.factor
+        return points
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -293,7 +307,7 @@ def _multipliers(
         mults.append(("heundeulgi", "흔들기·폭탄", 1 << shakes))
     if scores_pi:
         lp = pi_count(loser, l_pi)
-        if 1 <= lp <= 7 or (lp == 0 and rules.pibak_zero_pi):
+        if 1 <= lp <= rules.pibak_max_pi or (lp == 0 and rules.pibak_zero_pi):
             mults.append(("pibak", "피박", 2))
     if scores_gwang and not loser & GWANG_MASK:
         mults.append(("gwangbak", "광박", 2))
@@ -381,7 +395,7 @@ def settle_factor(
     f <<= shakes
     if pi_value(winner, w_pi) >= 10:  # the winner's 피 score
         lp = pi_value(loser, l_pi)
-        if 1 <= lp <= 7 or (lp == 0 and rules.pibak_zero_pi):
+        if 1 <= lp <= rules.pibak_max_pi or (lp == 0 and rules.pibak_zero_pi):
             f *= 2
     if not loser & GWANG_MASK and (winner & GWANG_MASK).bit_count() >= 3:  # 광 score
         f *= 2
@@ -495,7 +509,7 @@ def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None =
     out = []
     opp_pi = max(pi_count(opponent, False), pi_count(opponent, True))
     mine = pi_count(own, False)
-    if opp_pi >= 10 and (1 <= mine <= 7 or (mine == 0 and rules.pibak_zero_pi)):
+    if opp_pi >= 10 and (1 <= mine <= rules.pibak_max_pi or (mine == 0 and rules.pibak_zero_pi)):
         out.append("pibak")
     if (opponent & GWANG_MASK).bit_count() >= 3 and not own & GWANG_MASK:
         out.append("gwangbak")
