@@ -4,7 +4,9 @@ with 독박 — the worked examples of §13 as engine situations (card codes in,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 
@@ -391,3 +393,38 @@ def test_bonus_card_sets() -> None:
         rules = GostopRules(bonus_cards=BonusCards(value))
         g = new_game(rules, seed=4)
         assert g.count_cards() == size and g.total_cards() == rules.deck_mask
+
+
+# ------------------------------------------------------------------ the example records
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "gostop"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "01_jjok_steals_from_both",
+        "02_first_bbeok",
+        pytest.param(
+            "03_gwang_sale",
+            marks=pytest.mark.xfail(
+                raises=RuleConfigError, strict=True, reason="광팔기 (4 seats): a later step"
+            ),
+        ),
+    ],
+)
+def test_example_records_replay_on_the_engine(name: str) -> None:
+    """The records of ``gostop.md``'s examples (copied from the rules' examples), played
+    on the engine: the payments and the result they expect (the record format and
+    ``madang gostop replay`` are a later step of issue 28)."""
+    record = json.loads((GOLDEN / f"{name}.json").read_text())
+    expected = json.loads((GOLDEN / f"{name}.expected.json").read_text())
+    rules = GostopRules.from_dict({**record["rules"], "players": record["players"]})
+    g = new_game(rules, deck=record["deck"], dealer=record["dealer"], carry=record["carry"])
+    run(g, record["moves"])
+    assert g.over is expected["finished"]
+    assert g.winner == expected["winner"] and g.points == expected["points"]
+    assert [{"from": f, "to": t, "points": p} for f, t, p, _ in g.payments] == expected["payments"]
+    if name.startswith("01"):
+        steals = [(e[2], CODES[e[3]]) for e in g.events if e[0] == "steal"]
+        assert steals == [(1, "03p1"), (2, "12d")]

@@ -64,6 +64,7 @@ from madang.matgo.scoring import (
     mission_by_name,
     settle,
     settle_factor,
+    settle_points,
 )
 
 
@@ -894,27 +895,38 @@ class MatgoState:
         winner holds counts the way that makes the larger total (the larger S on a tie);
         a loser's, the way that makes that loser's share smaller (``gostop.md`` §6.5)."""
         winner = self.captured[p]
-        mode = self.gukjin_mode
-        gmode = _GM_BEST if mode == _GJ_FREE else (_GM_PI if mode == _GJ_PI else _GM_ANIMAL)
-        if not (gmode is _GM_BEST and winner & GUKJIN_BIT):  # one way to count (most games)
-            sheets = tuple(
-                settle(winner, self.captured[o], **self._settle_options(p, o))
-                for o in self.after[p]
-            )
-            return sheets, self._paid(p, [sh.points for sh in sheets])
-        best: tuple[tuple[int, int], tuple[ScoreSheet, ...], list[int]] | None = None
+        wmode = None
+        if winner & GUKJIN_BIT and self.gukjin_mode == _GJ_FREE:
+            wmode = self._winner_gukjin(p)
+        sheets = []
+        for o in self.after[p]:
+            opts = self._settle_options(p, o)
+            if wmode is not None:
+                opts["winner_gukjin"] = wmode
+            sheets.append(settle(winner, self.captured[o], **opts))
+        return tuple(sheets), self._paid(p, [sh.points for sh in sheets])
+
+    def _winner_gukjin(self, p: int) -> GukjinMode:
+        """How the 국진 ``p`` holds counts if ``p`` stops now (``gukjin`` free): the way
+        that makes the larger total paid to ``p``; on a tie, the larger S; else 열끗."""
+        winner = self.captured[p]
+        totals = []
         for wmode in (_GM_ANIMAL, _GM_PI):
-            each = []
+            shares = []
             for o in self.after[p]:
                 opts = self._settle_options(p, o)
                 opts["winner_gukjin"] = wmode
-                each.append(settle(winner, self.captured[o], **opts))
-            paid = self._paid(p, [sh.points for sh in each])
-            key = (sum(paid), each[0].stake)
-            if best is None or key > best[0]:
-                best = (key, tuple(each), paid)
-        assert best is not None
-        return best[1], best[2]
+                shares.append(settle_points(winner, self.captured[o], **opts))
+            totals.append(sum(self._paid(p, shares)))
+        if totals[0] != totals[1]:
+            return _GM_ANIMAL if totals[0] > totals[1] else _GM_PI
+        o = self.after[p][0]
+        opts = self._settle_options(p, o)
+        stakes = []
+        for wmode in (_GM_ANIMAL, _GM_PI):
+            opts["winner_gukjin"] = wmode
+            stakes.append(settle(winner, self.captured[o], **opts).stake)
+        return _GM_PI if stakes[1] > stakes[0] else _GM_ANIMAL
 
     def gukjin_as_pi(self, seat: int) -> bool:
         """Whether a 국진 held by ``seat`` counts as 쌍피 in its score now."""
@@ -1394,7 +1406,10 @@ def _deal(s: MatgoState, ids: list[int]) -> None:
         events.append(("redeal", "four_on_floor"))
         s._end(None, 0, "redeal")
         return
-    ct = [p for p in (dealer, *s.after[dealer]) if _full_months(s.hands[p])]
+    full = list(map(_full_months, s.hands))
+    if not any(full):
+        return
+    ct = [p for p in (dealer, *s.after[dealer]) if full[p]]
     if len(ct) >= 2:
         events.append(("redeal", "two_chongtong"))
         s._end(None, 0, "redeal")
