@@ -428,3 +428,40 @@ def test_example_records_replay_on_the_engine(name: str) -> None:
     if name.startswith("01"):
         steals = [(e[2], CODES[e[3]]) for e in g.events if e[0] == "steal"]
         assert steals == [(1, "03p1"), (2, "12d")]
+
+
+@pytest.mark.parametrize(("jabbeok", "each"), [(True, 2), (False, 1)], ids=["자뻑-2", "자뻑-1"])
+def test_jabbeok_takes_two_from_each(jabbeok: bool, each: int) -> None:
+    # P1 makes a 뻑 of July on its first turn, then takes it back with 07a (§3)
+    g = table(
+        {0: "12g 12a", 1: "07p1 07a", 2: "10a"},
+        floor="07r",
+        pile="11g 07p2 09a 11d 06p1",
+        rules=GostopRules(jabbeok=jabbeok),
+    )
+    give(g, 0, "01p1 01p2 02p1")
+    give(g, 2, "03p1 03p2 04p1")
+    run(g, ["play 12g", "play 07p1", "play 10a", "play 12a", "play 07a"])
+    steals = [(e[2], e[4]) for e in g.events if e[0] == "steal"]
+    want = [(2, "ppeok"), (0, "ppeok")] + [(2, "jabbeok"), (0, "jabbeok")] * (each - 1)
+    assert steals == want
+    assert g.captured[0].bit_count() == 3 - each + 4  # with 12g 12a 11g 11d taken
+    assert g.captured[2].bit_count() == 3 - each  # (10a and 09a lie on the floor)
+
+
+def test_gukjin_counts_for_the_winner_and_for_each_loser() -> None:
+    # §6.5: the winner's 국진 counts as 쌍피 when that pays more; a loser's the way that
+    # makes that loser's own share smaller
+    g = fresh()
+    singles9 = "01p1 01p2 02p1 02p2 03p1 03p2 04p1 04p2 05p1"
+    stop_with(
+        g, 0, {0: singles9 + " 09a", 1: "06p1 06p2 07p1", 2: "07p2 08p1 08p2 10p1 10p2 11p1 11p2"}
+    )
+    assert g.sheets[0].gukjin == {"winner": "pi"}  # 피 11: 2 points; as 열끗 it scores 0
+    assert pays(g) == [(1, 0, 4, "win"), (2, 0, 2, "win")]  # P1 피 3: 피박
+    g = fresh()
+    pi12 = "01p1 01p2 02p1 02p2 03p1 03p2 04p1 04p2 05p1 05p2 06p1 06p2"
+    stop_with(g, 0, {0: pi12, 1: "09a 07p1 07p2 08p1 08p2", 2: "10p1 10p2 11p1 11p2"})
+    # P1 as 쌍피 has 피 6 (no 피박): pays 3; P2 피 4: 피박, 6
+    assert g.sheets[0].gukjin == {"loser": "pi"}
+    assert pays(g) == [(1, 0, 3, "win"), (2, 0, 6, "win")]
