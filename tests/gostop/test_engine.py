@@ -465,3 +465,17 @@ def test_gukjin_counts_for_the_winner_and_for_each_loser() -> None:
     # P1 as 쌍피 has 피 6 (no 피박): pays 3; P2 피 4: 피박, 6
     assert g.sheets[0].gukjin == {"loser": "pi"}
     assert pays(g) == [(1, 0, 3, "win"), (2, 0, 6, "win")]
+
+
+def test_a_seat_with_nothing_to_play_is_skipped() -> None:
+    # §14.7: P1 has no card and no bomb token: play goes P0, P2, P0 …
+    g = table({0: "05p1 06p1", 2: "07p1"})
+    give(g, 1, format_cards(g.hands[1]))
+    assert not g.hands[1]
+    seen = []
+    for _ in range(4):
+        seen.append(g.current)
+        g.step(g.default_action())
+        while g.phase is not Phase.PLAY and not g.over:
+            g.step(g.default_action())
+    assert seen == [0, 2, 0, 2]
