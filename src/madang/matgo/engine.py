@@ -59,12 +59,13 @@ from madang.matgo.scoring import (
     Mission,
     ScoreSheet,
     best_jokbo_points,
+    dokbak_pays,
     flat_sheet,
     jokbo_points,
     mission_by_name,
     settle,
     settle_factor,
-    settle_points,
+    settle_losers,
 )
 
 
@@ -849,7 +850,7 @@ class MatgoState:
                 )
                 for o in self.after[p]
             ]  # fmt: skip
-            return sum(self._paid(p, shares))
+            return sum(dokbak_pays(shares, self._dokbak_index(p), rules.gobak_multiplier))
         return sum(self._settlement(p)[1])
 
     def _settle_options(self, p: int, loser: int) -> dict[str, Any]:
@@ -881,52 +882,29 @@ class MatgoState:
                 seat, at = o, self.go_at[o]
         return seat
 
-    def _paid(self, p: int, shares: list[int]) -> list[int]:
-        """What each loser (in turn order after ``p``) pays of these shares: its own, or
-        under 독박 the payer all of them (times ``gobak_multiplier``) and the others 0."""
+    def _dokbak_index(self, p: int) -> int | None:
+        """:meth:`dokbak_seat` as an index in ``after[p]`` (the losers' order)."""
         g = self.dokbak_seat(p)
-        if g is None:
-            return shares
-        total = sum(shares) * self.rules.gobak_multiplier
-        return [total if o == g else 0 for o in self.after[p]]
+        return None if g is None else self.after[p].index(g)
 
     def _settlement(self, p: int) -> tuple[tuple[ScoreSheet, ...], list[int]]:
-        """The sheet of each loser and what each pays if ``p`` stops now. A 국진 the
-        winner holds counts the way that makes the larger total (the larger S on a tie);
-        a loser's, the way that makes that loser's share smaller (``gostop.md`` §6.5)."""
-        winner = self.captured[p]
-        wmode = None
-        if winner & GUKJIN_BIT and self.gukjin_mode == _GJ_FREE:
-            wmode = self._winner_gukjin(p)
-        sheets = []
-        for o in self.after[p]:
-            opts = self._settle_options(p, o)
-            if wmode is not None:
-                opts["winner_gukjin"] = wmode
-            sheets.append(settle(winner, self.captured[o], **opts))
-        return tuple(sheets), self._paid(p, [sh.points for sh in sheets])
-
-    def _winner_gukjin(self, p: int) -> GukjinMode:
-        """How the 국진 ``p`` holds counts if ``p`` stops now (``gukjin`` free): the way
-        that makes the larger total paid to ``p``; on a tie, the larger S; else 열끗."""
-        winner = self.captured[p]
-        totals = []
-        for wmode in (_GM_ANIMAL, _GM_PI):
-            shares = []
-            for o in self.after[p]:
-                opts = self._settle_options(p, o)
-                opts["winner_gukjin"] = wmode
-                shares.append(settle_points(winner, self.captured[o], **opts))
-            totals.append(sum(self._paid(p, shares)))
-        if totals[0] != totals[1]:
-            return _GM_ANIMAL if totals[0] > totals[1] else _GM_PI
-        o = self.after[p][0]
-        opts = self._settle_options(p, o)
-        stakes = []
-        for wmode in (_GM_ANIMAL, _GM_PI):
-            opts["winner_gukjin"] = wmode
-            stakes.append(settle(winner, self.captured[o], **opts).stake)
-        return _GM_PI if stakes[1] > stakes[0] else _GM_ANIMAL
+        """The sheet of each loser (in turn order after ``p``) and what each pays if ``p``
+        stops now (:func:`~madang.matgo.scoring.settle_losers`)."""
+        after = self.after[p]
+        mode = self.gukjin_mode
+        gmode = _GM_BEST if mode == _GJ_FREE else (_GM_PI if mode == _GJ_PI else _GM_ANIMAL)
+        return settle_losers(
+            self.captured[p],
+            [self.captured[o] for o in after],
+            go=self.go_count[p],
+            went_go=[self.go_count[o] > 0 for o in after],
+            dokbak=self._dokbak_index(p),
+            shakes=self.shakes[p],
+            carry=self.carry,
+            rules=self.rules,
+            gukjin=gmode,
+            mission=self.mission,
+        )
 
     def gukjin_as_pi(self, seat: int) -> bool:
         """Whether a 국진 held by ``seat`` counts as 쌍피 in its score now."""

@@ -15,7 +15,7 @@ Hangul, romanization and English and gives a function from a captured pile to po
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
@@ -493,6 +493,81 @@ def settle_points(
         )
         for w_pi in _modes(winner, winner_gukjin)
     )
+
+
+def dokbak_pays(shares: Sequence[int], payer: int | None, multiplier: int = 1) -> list[int]:
+    """독박 (dokbak, ``gostop.md`` §6.3): what each loser pays of these shares — its own,
+    or when ``payer`` (an index in ``shares``) is in 고박, the payer every share times
+    ``multiplier`` and the others nothing.
+
+    >>> dokbak_pays([3, 6], None), dokbak_pays([3, 6], 0), dokbak_pays([3, 3], 1, 2)
+    ([3, 6], [9, 0], [0, 12])
+    """
+    if payer is None:
+        return list(shares)
+    total = sum(shares) * multiplier
+    return [total if i == payer else 0 for i in range(len(shares))]
+
+
+def settle_losers(
+    winner: int,
+    losers: Sequence[int],
+    *,
+    go: int = 0,
+    went_go: Sequence[bool] | None = None,
+    dokbak: int | None = None,
+    shakes: int = 0,
+    carry: int = 1,
+    rules: MatgoRules | None = None,
+    gukjin: GukjinMode = GukjinMode.BEST,
+    mission: Mission | None = None,
+) -> tuple[tuple[ScoreSheet, ...], list[int]]:
+    """Settle a won game against every loser (in turn order after the winner): one sheet
+    per loser, each with its own 박, and what each pays (:func:`dokbak_pays`, ``dokbak``
+    the index of the loser in 고박). ``went_go``: per loser, whether it called 고 (a 박
+    where ``rules.gobak_doubles_share``, 맞고). A 국진 counts as ``gukjin`` says; with
+    ``BEST`` the winner's counts the way that makes the larger total (the larger S on a
+    tie, else 열끗) and a loser's the way that makes its own share smaller (§6.5).
+
+    >>> from madang.matgo.cards import mask_of, parse_cards
+    >>> from madang.gostop.rules import GostopRules
+    >>> w = mask_of(parse_cards("01g 03g 08g"))
+    >>> sheets, pays = settle_losers(w, [mask_of(parse_cards("11g")), 0], rules=GostopRules())
+    >>> [s.stake for s in sheets], pays
+    ([3, 3], [3, 6])
+    """
+    rules = _checked(rules, go, shakes, carry)
+    went = [False] * len(losers) if went_go is None else list(went_go)
+    if len(went) != len(losers) or not losers:
+        raise RecordError("one 고 flag per loser, and at least one loser")
+    doubles = rules.gobak_doubles_share
+    wmode = gukjin
+    if gukjin is GukjinMode.BEST and winner & GUKJIN_BIT:
+        totals = []
+        for mode in (GukjinMode.ANIMAL, GukjinMode.PI):
+            shares = [
+                settle_points(winner, loser, go=go, loser_went_go=doubles and w, shakes=shakes,
+                              carry=carry, rules=rules, winner_gukjin=mode,
+                              loser_gukjin=gukjin, mission=mission)
+                for loser, w in zip(losers, went, strict=True)
+            ]  # fmt: skip
+            totals.append(sum(dokbak_pays(shares, dokbak, rules.gobak_multiplier)))
+        if totals[0] != totals[1]:
+            wmode = GukjinMode.ANIMAL if totals[0] > totals[1] else GukjinMode.PI
+        else:
+            stakes = [
+                settle(winner, losers[0], go=go, loser_went_go=doubles and went[0],
+                       shakes=shakes, carry=carry, rules=rules, winner_gukjin=mode,
+                       loser_gukjin=gukjin, mission=mission).stake
+                for mode in (GukjinMode.ANIMAL, GukjinMode.PI)
+            ]  # fmt: skip
+            wmode = GukjinMode.PI if stakes[1] > stakes[0] else GukjinMode.ANIMAL
+    sheets = tuple(
+        settle(winner, loser, go=go, loser_went_go=doubles and w, shakes=shakes, carry=carry,
+               rules=rules, winner_gukjin=wmode, loser_gukjin=gukjin, mission=mission)
+        for loser, w in zip(losers, went, strict=True)
+    )  # fmt: skip
+    return sheets, dokbak_pays([s.points for s in sheets], dokbak, rules.gobak_multiplier)
 
 
 def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None = None) -> list[str]:
