@@ -893,12 +893,13 @@ class MatgoState:
         after = self.after[p]
         mode = self.gukjin_mode
         gmode = _GM_BEST if mode == _GJ_FREE else (_GM_PI if mode == _GJ_PI else _GM_ANIMAL)
+        go_count = self.go_count
         return settle_losers(
             self.captured[p],
-            [self.captured[o] for o in after],
-            go=self.go_count[p],
-            went_go=[self.go_count[o] > 0 for o in after],
-            dokbak=self._dokbak_index(p),
+            list(map(self.captured.__getitem__, after)),
+            go=go_count[p],
+            went_go=[go_count[o] > 0 for o in after],
+            dokbak=None if self.rules.gobak_doubles_share else self._dokbak_index(p),
             shakes=self.shakes[p],
             carry=self.carry,
             rules=self.rules,

@@ -537,7 +537,7 @@ def settle_losers(
     ([3, 3], [3, 6])
     """
     rules = _checked(rules, go, shakes, carry)
-    went = [False] * len(losers) if went_go is None else list(went_go)
+    went = [False] * len(losers) if went_go is None else went_go
     if len(went) != len(losers) or not losers:
         raise RecordError("one 고 flag per loser, and at least one loser")
     doubles = rules.gobak_doubles_share
@@ -567,7 +567,10 @@ def settle_losers(
                rules=rules, winner_gukjin=wmode, loser_gukjin=gukjin, mission=mission)
         for loser, w in zip(losers, went, strict=True)
     )  # fmt: skip
-    return sheets, dokbak_pays([s.points for s in sheets], dokbak, rules.gobak_multiplier)
+    shares = [s.points for s in sheets]
+    if dokbak is None:
+        return sheets, shares
+    return sheets, dokbak_pays(shares, dokbak, rules.gobak_multiplier)
 
 
 def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None = None) -> list[str]:
