@@ -15,7 +15,7 @@ from madang.gostop.rules import GostopRules
 from madang.matgo.cards import BIT, CODES, MONTH, NUM_MONTH_CARDS, format_cards, parse_cards
 from madang.matgo.deal import arrange_seats
 from madang.matgo.engine import MatgoState, Phase, new_game
-from madang.matgo.rules import BbeokStealFrom, BonusCards, Meong
+from madang.matgo.rules import BbeokStealFrom, BonusCards, Chongtong, Gukjin, Meong
 
 GS = GostopRules()
 
@@ -479,3 +479,37 @@ def test_a_seat_with_nothing_to_play_is_skipped() -> None:
         while g.phase is not Phase.PLAY and not g.over:
             g.step(g.default_action())
     assert seen == [0, 2, 0, 2]
+
+
+def test_chongtong_choice_among_three() -> None:
+    # chongtong: choice (M§5): P2 is asked before 선's first move; stopping wins
+    # chongtong_points from each, playing on counts as a 흔들기 and 선 moves first
+    rules = GostopRules(chongtong=Chongtong.CHOICE, chongtong_points=7)
+    g = table({2: "08g 08a 08p1 08p2"}, rules=rules)
+    assert g.phase is Phase.CHONGTONG and g.current == 2
+    g.step("chongtong stop")
+    assert pays(g) == [(0, 2, 7, "chongtong"), (1, 2, 7, "chongtong")]
+    g = table({2: "08g 08a 08p1 08p2"}, rules=rules)
+    g.step("chongtong play")
+    assert g.phase is Phase.PLAY and g.current == 0 and g.shakes[2] == 1
+
+
+def test_bonus_steals_pi_takes_from_each() -> None:
+    # bonus_steals_pi: playing a bonus card takes one 피 from each opponent
+    for rules, given in ((GS, 0), (GostopRules(bonus_steals_pi=True), 2)):
+        g = table({0: "b3 05p1"}, pile="06p1 05p2", rules=rules)
+        give(g, 1, "01p1")
+        give(g, 2, "02p1")
+        g.step("play b3")
+        assert len([e for e in g.events if e[0] == "steal"]) == given
+        assert g.captured[0].bit_count() == 1 + given
+
+
+def test_gukjin_ask_goes_to_the_capturing_seat() -> None:
+    # gukjin: ask: P1 captures 09a and answers 열끗 or 쌍피 before the score check
+    g = table({1: "09r"}, floor="09a", pile="11g 10p1", rules=GostopRules(gukjin=Gukjin.ASK))
+    g.step(g.default_action())  # P0 plays a card of another month, flips 11g
+    g.step("play 09r")  # P1 takes 09a, flips 10p1
+    assert g.phase is Phase.GUKJIN and g.current == 1
+    g.step("gukjin pi")
+    assert g.current == 2 and g.phase is Phase.PLAY
