@@ -512,4 +512,4 @@ def test_gukjin_ask_goes_to_the_capturing_seat() -> None:
     g.step("play 09r")  # P1 takes 09a, flips 10p1
     assert g.phase is Phase.GUKJIN and g.current == 1
     g.step("gukjin pi")
-    assert g.current == 2 and g.phase is Phase.PLAY
+    assert (g.current, g.phase) == (2, Phase.PLAY)

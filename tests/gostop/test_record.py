@@ -20,7 +20,8 @@ EXPECTED_KEYS = ("finished", "winner", "points", "sitting_out", "seller")
 
 
 def _record(name: str) -> dict[str, Any]:
-    return json.loads((GOLDEN / f"{name}.json").read_text())
+    data: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
+    return data
 
 
 @pytest.mark.parametrize("name", ["01_jjok_steals_from_both", "02_first_bbeok"])
