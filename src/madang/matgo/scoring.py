@@ -543,23 +543,23 @@ def settle_losers(
     doubles = rules.gobak_doubles_share
     wmode = gukjin
     if gukjin is GukjinMode.BEST and winner & GUKJIN_BIT:
-        totals = []
-        for mode in (GukjinMode.ANIMAL, GukjinMode.PI):
-            shares = [
-                settle_points(winner, loser, go=go, loser_went_go=doubles and w, shakes=shakes,
-                              carry=carry, rules=rules, winner_gukjin=mode,
-                              loser_gukjin=gukjin, mission=mission)
+        # the losers hold no 국진; every loser's share (and so the total, 독박 or not)
+        # moves with the winner's count
+        totals = [
+            sum(
+                _points(winner, loser, w_pi, False, go, doubles and w, shakes, carry, rules,
+                        mission)
                 for loser, w in zip(losers, went, strict=True)
-            ]  # fmt: skip
-            totals.append(sum(dokbak_pays(shares, dokbak, rules.gobak_multiplier)))
+            )
+            for w_pi in (False, True)
+        ]  # fmt: skip
         if totals[0] != totals[1]:
             wmode = GukjinMode.ANIMAL if totals[0] > totals[1] else GukjinMode.PI
         else:
             stakes = [
-                settle(winner, losers[0], go=go, loser_went_go=doubles and went[0],
-                       shakes=shakes, carry=carry, rules=rules, winner_gukjin=mode,
-                       loser_gukjin=gukjin, mission=mission).stake
-                for mode in (GukjinMode.ANIMAL, GukjinMode.PI)
+                _sheet(winner, losers[0], w_pi, False, go, doubles and went[0], shakes, carry,
+                       rules, mission).stake
+                for w_pi in (False, True)
             ]  # fmt: skip
             wmode = GukjinMode.PI if stakes[1] > stakes[0] else GukjinMode.ANIMAL
     sheets = tuple(
