@@ -986,22 +986,23 @@ class MatgoState:
         s.carry = carry
         s.mission = None
         n = rules.players
+        zeros = _ZEROS[n]  # copied, never changed (a copy is the cheapest new list)
         s.pile = []
-        s.hands = [0] * n
+        s.hands = zeros.copy()
         s.floor = 0
-        s.captured = [0] * n
-        s.stack_maker = [-1] * 13
-        s.stack_extra = [0] * 13
-        s.tokens = [0] * n
-        s.shakes = [0] * n
-        s.no_shake = [0] * n
-        s.revealed = [0] * n
-        s.go_count = [0] * n
-        s.go_score = [0] * n
-        s.ppeok_count = [0] * n
-        s.ppeok_turns = [0] * n
-        s.turns = [0] * n
-        s.go_at = [0] * n
+        s.captured = zeros.copy()
+        s.stack_maker = _NO_MAKERS.copy()
+        s.stack_extra = _NO_EXTRAS.copy()
+        s.tokens = zeros.copy()
+        s.shakes = zeros.copy()
+        s.no_shake = zeros.copy()
+        s.revealed = zeros.copy()
+        s.go_count = zeros.copy()
+        s.go_score = zeros.copy()
+        s.ppeok_count = zeros.copy()
+        s.ppeok_turns = zeros.copy()
+        s.turns = zeros.copy()
+        s.go_at = zeros.copy()
         s.after = _AFTER[n]
         s.sheets = ()
         s.gukjin_mode = _GJ_FREE
@@ -1168,6 +1169,11 @@ _GUKJIN_MODES: Final = {"free": _GJ_FREE, "animal": _GJ_ANIMAL, "pi": _GJ_PI}
 def _mask(codes: list[str]) -> int:
     return mask_of(parse_cards(codes))
 
+
+#: Templates of :meth:`MatgoState.blank`'s lists (by seat count; per month), never changed.
+_ZEROS: Final = {n: [0] * n for n in range(2, 5)}
+_NO_MAKERS: Final = [-1] * 13
+_NO_EXTRAS: Final = [0] * 13
 
 #: By seat count, per seat the other seats in turn order after it (counter-clockwise).
 _AFTER: Final = {
