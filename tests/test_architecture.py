@@ -1,7 +1,8 @@
 """The engine packages import nothing from the layers built on top of them (STYLE.md).
 
-``madang.core``, ``madang.matgo`` and ``madang.mahjong`` are the rules; ``madang.server``,
-``madang.rl``, ``madang.bots`` and ``madang.web`` use them, never the other way round.
+``madang.core``, ``madang.matgo``, ``madang.gostop`` and ``madang.mahjong`` are the rules;
+``madang.server``, ``madang.rl``, ``madang.bots`` and ``madang.web`` use them, never the
+other way round.
 The check reads every source file with :mod:`ast` (absolute and relative imports, and
 ``importlib.import_module`` / ``__import__`` calls with a literal name), so it needs no
 import of the packages themselves.
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "madang"
-ENGINE = ("core", "matgo", "mahjong")
+ENGINE = ("core", "matgo", "gostop", "mahjong")
 FORBIDDEN = ("madang.server", "madang.rl", "madang.bots", "madang.web")
 
 

@@ -14,10 +14,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from madang.core.errors import RecordError
 from madang.matgo.cards import BIT, BONUS_MASK, CODES, parse_cards
+from madang.matgo.engine import deal_positions
 from madang.matgo.rules import MatgoRules
 
 
@@ -41,20 +42,43 @@ def arrange_deck(
     ``pile`` lists the top of the draw pile in flip order. Unnamed slots take the
     remaining cards of the rules in force: first ``filler`` in its order, then the rest in
     id order, except that bonus cards are kept out of the hands and floor unless named
-    (so the filler never changes the deal by a bonus refill).
+    (so the filler never changes the deal by a bonus refill). Two seats (맞고): ``other``
+    is the seat after 선; :func:`arrange_seats` deals to any number.
+    """
+    return arrange_seats(
+        [dealer_hand, other_hand], floor=floor, pile=pile, rules=rules, filler=filler
+    )
+
+
+def arrange_seats(
+    hands: Sequence[str | Iterable[str] | None],
+    *,
+    floor: str | Iterable[str] | None = None,
+    pile: str | Iterable[str] | None = None,
+    rules: MatgoRules | None = None,
+    filler: str | Iterable[str] | None = None,
+) -> list[str]:
+    """:func:`arrange_deck` for the seats of the rules: ``hands[k]`` is what 선+k gets
+    (``hands[0]`` is 선's), dealt by the rules' layout (``rules.deal``).
+
+    >>> from madang.gostop.rules import GostopRules
+    >>> deck = arrange_seats(["08g 08a", "01g", None], floor="08p1", rules=GostopRules())
+    >>> deck[0], deck[8:10], deck[12]
+    ('01g', ['08g', '08a'], '08p1')
     """
     rules = rules or MatgoRules()
-    want = {
-        "dealer": _ids(dealer_hand),
-        "other": _ids(other_hand),
-        "floor": _ids(floor),
-        "pile": _ids(pile),
-    }
-    sizes = {"dealer": 10, "other": 10, "floor": 8}
+    n = rules.players
+    if len(hands) != n:
+        raise RecordError(f"these rules deal {n} hands, not {len(hands)}")
+    hand_at, floor_at = deal_positions(rules.deal, n)
+    # places: 0 … n-1 the hands of 선+1 … 선 (as deal_positions orders them), n the floor
+    want = [_ids(hands[k % n]) for k in range(1, n + 1)] + [_ids(floor)]
+    sizes = [len(at) for at in hand_at] + [len(floor_at)]
+    names = [f"the hand of 선+{k}" for k in range(1, n)] + ["the dealer's hand", "the floor"]
     named = 0
-    for place, cards in want.items():
-        if place in sizes and len(cards) > sizes[place]:
-            raise RecordError(f"{place} can hold {sizes[place]} cards, not {len(cards)}")
+    for place, cards in enumerate([*want, _ids(pile)]):
+        if place < len(sizes) and len(cards) > sizes[place]:
+            raise RecordError(f"{names[place]} can hold {sizes[place]} cards, not {len(cards)}")
         for c in cards:
             if named & BIT[c]:
                 raise RecordError(f"card {CODES[c]} is named twice")
@@ -68,21 +92,18 @@ def arrange_deck(
     order += [c for c in range(len(BIT)) if rules.deck_mask & BIT[c] and not seen & BIT[c]]
     month_fill = [c for c in order if not BIT[c] & BONUS_MASK]
     bonus_fill = [c for c in order if BIT[c] & BONUS_MASK]
-
-    def take(place: str, n: int) -> list[int]:
-        got = want[place][:n]
-        want[place] = want[place][n:]
-        while len(got) < n:
-            if not month_fill:
-                raise RecordError("not enough cards to fill the deal")
-            got.append(month_fill.pop(0))
-        return got
-
+    slot_place: dict[int, int] = {}
+    for place, positions in enumerate([*hand_at, floor_at]):
+        for at in positions:
+            slot_place[at] = place
     deck: list[int] = []
-    for _ in range(2):
-        deck += take("floor", 4)
-        deck += take("other", 5)
-        deck += take("dealer", 5)
-    rest = want["pile"] + month_fill + bonus_fill
-    deck += rest
+    for at in range(len(slot_place)):
+        got = want[slot_place[at]]
+        if got:
+            deck.append(got.pop(0))
+        elif month_fill:
+            deck.append(month_fill.pop(0))
+        else:
+            raise RecordError("not enough cards to fill the deal")
+    deck += _ids(pile) + month_fill + bonus_fill
     return [CODES[c] for c in deck]

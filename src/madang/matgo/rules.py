@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
+from typing import Any, ClassVar, Final
 
 from madang.core.errors import RuleConfigError
 from madang.core.options import Options
@@ -33,6 +33,8 @@ class BonusCards(Enum):
     TWO_THREE = "2+3"  #: one 쌍피 bonus card and one 쓰리피 bonus card (50 cards)
     NONE = "none"  #: no bonus cards (48 cards)
     THREE_TWOS = "2+2+2"  #: three 쌍피 bonus cards (51 cards)
+    #: two 쌍피 bonus cards and one 쓰리피 bonus card (51 cards; 고스톱 only, ``gostop.md`` §1)
+    TWO_TWO_THREE = "2+2+3"
 
 
 class FirstDealer(Enum):
@@ -67,6 +69,20 @@ class Gukjin(Enum):
     BEFORE_SCORE = "before_score"
 
 
+#: The deal of ``matgo.md`` §2, top of the deck first: each step deals ``n`` cards to
+#: the floor, or to every hand in turn from 선+1 round to 선 (``"hands"``).
+MATGO_DEAL: Final[tuple[tuple[str, int], ...]] = (
+    ("floor", 4), ("hands", 5), ("floor", 4), ("hands", 5),
+)  # fmt: skip
+
+
+class BbeokStealFrom(Enum):
+    """Whom taking another player's 뻑 stack steals from (``gostop.md`` §3)."""
+
+    EACH = "each"  #: one 피 from each opponent
+    MAKER = "maker"  #: one 피 from the player who made the stack
+
+
 RULESET_VERSION = "1"
 """The version of this implementation of the Matgo rules (records carry it)."""
 
@@ -96,6 +112,59 @@ class MatgoRules(Options):
     missions: bool = False
     """미션 (mission): each game has a mission that multiplies a winner's score who completed it."""
 
+    # The Go-Stop family's rules values that 맞고 fixes (``gostop.md`` §12: one engine for
+    # the family; the differences are rules). Plain class attributes, not options: they
+    # never appear in a Matgo record or form; :class:`madang.gostop.rules.GostopRules`
+    # makes them options.
+    players = 2
+    """Seats at the table (맞고: two)."""
+    stop_points = 7
+    """The 족보 points that let a player go or stop (``matgo.md`` §7)."""
+    pibak_max_pi = 7
+    """피박 (pibak) when the loser's 피 value is at most this (and at least one)."""
+    chongtong_points = 10
+    """What a 총통 (chongtong) win is worth, before the 나가리 carry."""
+    three_bbeok_points = 7
+    """What a 3뻑 (sam_ppeok) win is worth, before the 나가리 carry."""
+    first_bbeok_points = 7
+    """첫뻑 / 연뻑 / 3연뻑 / 첫따닥 pay ×1 / ×2 / ×3 / ×1 this, from each opponent."""
+    gobak_doubles_share = True
+    """고박 (gobak) is a 박: x2 on the share of a loser who called 고 (맞고); in 고스톱 it
+    moves the other loser's share instead (독박, ``gostop.md`` §6.3)."""
+    gobak_multiplier = 1
+    """The 독박 (dokbak) payer pays the shares this many times (unused where 고박 is a 박)."""
+    deal = MATGO_DEAL
+    """The deal layout, top first (:data:`MATGO_DEAL`)."""
+    bbeok_steal_from = BbeokStealFrom.EACH
+    """Taking another's 뻑 stack steals from each opponent (맞고: the one), or its maker."""
+    shodang = False
+    """쇼당 (shodang, ``gostop.md`` §7): not in 맞고."""
+
+    ENUM_VALUES: ClassVar[dict[str, tuple[Enum, ...]]] = {
+        "bonus_cards": (BonusCards.TWO_THREE, BonusCards.NONE, BonusCards.THREE_TWOS),
+    }
+    """The values an Enum option allows where the game uses only some of the Enum's
+    (the family shares one Enum; ``"2+2+3"`` is 고스톱's)."""
+
+    def validate(self) -> None:
+        for name, allowed in self.ENUM_VALUES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                values = ", ".join(repr(e.value) for e in allowed)
+                raise RuleConfigError(
+                    f"{self.GAME} option {name!r} must be one of {values}, not {value.value!r}"
+                )
+
+    @classmethod
+    def describe(cls) -> list[dict[str, Any]]:
+        """:meth:`Options.describe`, with the Enum values this game leaves out removed."""
+        out: list[dict[str, Any]] = Options.describe.__func__(cls)  # type: ignore[attr-defined]
+        for d in out:
+            allowed = cls.ENUM_VALUES.get(d["name"])
+            if allowed is not None:
+                d["values"] = [e.value for e in allowed]
+        return out
+
     @property
     def bonus_ids(self) -> tuple[int, ...]:
         """The ids of the bonus cards in the deck."""
@@ -118,7 +187,9 @@ _BONUS_IDS: dict[BonusCards, tuple[int, ...]] = {
     BonusCards.TWO_THREE: (B2, B3),
     BonusCards.NONE: (),
     BonusCards.THREE_TWOS: (B2, B2X, B2Y),
+    BonusCards.TWO_TWO_THREE: (B2, B2X, B3),
 }
+
 
 #: Named presets. ``default`` is the table of ``matgo.md``.
 PRESETS: dict[str, MatgoRules] = {

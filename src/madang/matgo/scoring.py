@@ -15,7 +15,7 @@ Hangul, romanization and English and gives a function from a captured pile to po
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
@@ -224,6 +224,10 @@ def mission_by_name(name: str) -> Mission:
         raise RecordError(f"unknown mission {name!r}") from None
 
 
+#: The multipliers judged per loser (``gostop.md`` §6.1).
+PER_LOSER: Final = frozenset(("pibak", "gwangbak", "meongbak", "gobak"))
+
+
 @dataclass(frozen=True, slots=True)
 class Multiplier:
     """One x-factor of a settlement (피박, 광박, 흔들기 …)."""
@@ -247,6 +251,16 @@ class ScoreSheet:
     @property
     def jokbo(self) -> int:
         return sum(i.points for i in self.items)
+
+    @property
+    def stake(self) -> int:
+        """S (``gostop.md`` §6.1): the points before the 박 judged per loser (피박, 광박,
+        멍박, 고박), the same for every loser of a game."""
+        points = self.base
+        for m in self.multipliers:
+            if m.name not in PER_LOSER:
+                points *= m.factor
+        return points
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -293,7 +307,7 @@ def _multipliers(
         mults.append(("heundeulgi", "흔들기·폭탄", 1 << shakes))
     if scores_pi:
         lp = pi_count(loser, l_pi)
-        if 1 <= lp <= 7 or (lp == 0 and rules.pibak_zero_pi):
+        if 1 <= lp <= rules.pibak_max_pi or (lp == 0 and rules.pibak_zero_pi):
             mults.append(("pibak", "피박", 2))
     if scores_gwang and not loser & GWANG_MASK:
         mults.append(("gwangbak", "광박", 2))
@@ -381,7 +395,7 @@ def settle_factor(
     f <<= shakes
     if pi_value(winner, w_pi) >= 10:  # the winner's 피 score
         lp = pi_value(loser, l_pi)
-        if 1 <= lp <= 7 or (lp == 0 and rules.pibak_zero_pi):
+        if 1 <= lp <= rules.pibak_max_pi or (lp == 0 and rules.pibak_zero_pi):
             f *= 2
     if not loser & GWANG_MASK and (winner & GWANG_MASK).bit_count() >= 3:  # 광 score
         f *= 2
@@ -481,6 +495,84 @@ def settle_points(
     )
 
 
+def dokbak_pays(shares: Sequence[int], payer: int | None, multiplier: int = 1) -> list[int]:
+    """독박 (dokbak, ``gostop.md`` §6.3): what each loser pays of these shares — its own,
+    or when ``payer`` (an index in ``shares``) is in 고박, the payer every share times
+    ``multiplier`` and the others nothing.
+
+    >>> dokbak_pays([3, 6], None), dokbak_pays([3, 6], 0), dokbak_pays([3, 3], 1, 2)
+    ([3, 6], [9, 0], [0, 12])
+    """
+    if payer is None:
+        return list(shares)
+    total = sum(shares) * multiplier
+    return [total if i == payer else 0 for i in range(len(shares))]
+
+
+def settle_losers(
+    winner: int,
+    losers: Sequence[int],
+    *,
+    go: int = 0,
+    went_go: Sequence[bool] | None = None,
+    dokbak: int | None = None,
+    shakes: int = 0,
+    carry: int = 1,
+    rules: MatgoRules | None = None,
+    gukjin: GukjinMode = GukjinMode.BEST,
+    mission: Mission | None = None,
+) -> tuple[tuple[ScoreSheet, ...], list[int]]:
+    """Settle a won game against every loser (in turn order after the winner): one sheet
+    per loser, each with its own 박, and what each pays (:func:`dokbak_pays`, ``dokbak``
+    the index of the loser in 고박). ``went_go``: per loser, whether it called 고 (a 박
+    where ``rules.gobak_doubles_share``, 맞고). A 국진 counts as ``gukjin`` says; with
+    ``BEST`` the winner's counts the way that makes the larger total (the larger S on a
+    tie, else 열끗) and a loser's the way that makes its own share smaller (§6.5).
+
+    >>> from madang.matgo.cards import mask_of, parse_cards
+    >>> from madang.gostop.rules import GostopRules
+    >>> w = mask_of(parse_cards("01g 03g 08g"))
+    >>> sheets, pays = settle_losers(w, [mask_of(parse_cards("11g")), 0], rules=GostopRules())
+    >>> [s.stake for s in sheets], pays
+    ([3, 3], [3, 6])
+    """
+    rules = _checked(rules, go, shakes, carry)
+    went = [False] * len(losers) if went_go is None else went_go
+    if len(went) != len(losers) or not losers:
+        raise RecordError("one 고 flag per loser, and at least one loser")
+    doubles = rules.gobak_doubles_share
+    wmode = gukjin
+    if gukjin is GukjinMode.BEST and winner & GUKJIN_BIT:
+        # the losers hold no 국진; every loser's share (and so the total, 독박 or not)
+        # moves with the winner's count
+        totals = [
+            sum(
+                _points(winner, loser, w_pi, False, go, doubles and w, shakes, carry, rules,
+                        mission)
+                for loser, w in zip(losers, went, strict=True)
+            )
+            for w_pi in (False, True)
+        ]  # fmt: skip
+        if totals[0] != totals[1]:
+            wmode = GukjinMode.ANIMAL if totals[0] > totals[1] else GukjinMode.PI
+        else:
+            stakes = [
+                _sheet(winner, losers[0], w_pi, False, go, doubles and went[0], shakes, carry,
+                       rules, mission).stake
+                for w_pi in (False, True)
+            ]  # fmt: skip
+            wmode = GukjinMode.PI if stakes[1] > stakes[0] else GukjinMode.ANIMAL
+    sheets = tuple(
+        settle(winner, loser, go=go, loser_went_go=doubles and w, shakes=shakes, carry=carry,
+               rules=rules, winner_gukjin=wmode, loser_gukjin=gukjin, mission=mission)
+        for loser, w in zip(losers, went, strict=True)
+    )  # fmt: skip
+    shares = [s.points for s in sheets]
+    if dokbak is None:
+        return sheets, shares
+    return sheets, dokbak_pays(shares, dokbak, rules.gobak_multiplier)
+
+
 def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None = None) -> list[str]:
     """The 박 a player would pay if the opponent won now (a table's warnings).
 
@@ -495,7 +587,7 @@ def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None =
     out = []
     opp_pi = max(pi_count(opponent, False), pi_count(opponent, True))
     mine = pi_count(own, False)
-    if opp_pi >= 10 and (1 <= mine <= 7 or (mine == 0 and rules.pibak_zero_pi)):
+    if opp_pi >= 10 and (1 <= mine <= rules.pibak_max_pi or (mine == 0 and rules.pibak_zero_pi)):
         out.append("pibak")
     if (opponent & GWANG_MASK).bit_count() >= 3 and not own & GWANG_MASK:
         out.append("gwangbak")
