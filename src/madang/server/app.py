@@ -24,6 +24,7 @@ from madang.core.errors import MadangError
 from madang.server import (
     quickmatch,
     routes_accounts,
+    routes_bots,
     routes_ops,
     routes_reading,
     routes_stats,
@@ -106,7 +107,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         w = WireError(code, str(e.detail))
         return JSONResponse({"error": w.to_dict()}, status_code=e.status_code)
 
-    for module in (routes_accounts, routes_reading, routes_tables, routes_ws, routes_ops):
+    for module in (
+        routes_accounts,
+        routes_reading,
+        routes_tables,
+        routes_ws,
+        routes_ops,
+        routes_bots,
+    ):
         app.include_router(module.router)
     app.include_router(routes_stats.router)
     app.include_router(quickmatch.router)

@@ -94,6 +94,9 @@ class Conn:
         self.username = username
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.hello = False
+        self.autopilot = False
+        """Whether this connection asks the seat's bot to play for it: a bot account
+        past its fault limit in the game (:mod:`madang.server.botseat`)."""
 
     def send(self, text: str) -> None:
         """Queue one message (JSON text) for the client."""
@@ -102,6 +105,9 @@ class Conn:
     def close(self) -> None:
         """Ask the writer to close the connection."""
         self.outbox.put_nowait(None)
+
+    def new_game(self) -> None:
+        """A game is about to be dealt at the table (a bot account's seat starts afresh)."""
 
 
 class Status(StrEnum):
@@ -212,6 +218,8 @@ class Seat:
     disconnected_at: float | None = None
     left: bool = False
     bot_control: bool = False
+    account_bot: bool = False
+    """The person seat is held by a bot account (``docs/bot-protocol.md``)."""
 
     def public(self) -> dict[str, Any]:
         """The seat as the clients see it."""
@@ -223,6 +231,7 @@ class Seat:
             "connected": self.kind == Kind.BOT or bool(self.conns),
             "bot_control": self.kind == Kind.BOT or self.bot_control,
             "left": self.left,
+            "bot": self.kind == Kind.BOT or self.account_bot,
         }
 
 
@@ -553,6 +562,7 @@ class Room:
         s.user_id = None
         s.username = None
         s.disconnected_at = None
+        s.account_bot = False
         for c in list(s.conns):
             c.seat = None
             self.spectators.add(c)
@@ -593,6 +603,7 @@ class Room:
             raise too_many_tables(self.config.tables_per_user) from None
         target.user_id = user["id"]
         target.username = user["username"]
+        target.account_bot = bool(user.get("bot"))
         target.disconnected_at = time.monotonic()
         self._send_seats()
         return target.index  # the deal waits for them to connect (_before_first_deal)
@@ -654,10 +665,13 @@ class Room:
 
     def _seat_rows(self) -> list[dict[str, Any]]:
         """The seats as the table's row stores them."""
-        return [
-            {"kind": s.kind, "user_id": s.user_id, "level": s.level, "left": s.left}
-            for s in self.seats
-        ]
+        rows: list[dict[str, Any]] = []
+        for s in self.seats:
+            row = {"kind": s.kind, "user_id": s.user_id, "level": s.level, "left": s.left}
+            if s.account_bot:
+                row["bot"] = True
+            rows.append(row)
+        return rows
 
     async def _save_table(
         self, changed: dict[int, dict[str, Any]] | None = None, *, seating: int | None = None
@@ -693,6 +707,11 @@ class Room:
                 raise RuntimeError(f"committed to game {self.fair.binding.game_no}, "
                                    f"dealing {sess.game_no}")  # fmt: skip
             sess.redeal(self.fair.key())
+        for s in self.seats:
+            for c in s.conns:
+                c.new_game()
+            if s.bot_control and s.conns and not s.left and not self._autopiloted(s):
+                s.bot_control = False  # a bot account back from its fault limit
         self.status = Status.PLAYING
         self.ready.clear()
         self.last_result = None
@@ -1029,8 +1048,14 @@ class Room:
 
     # ------------------------------------------------------------------ timers, bots
 
+    @staticmethod
+    def _autopiloted(s: Seat) -> bool:
+        """Whether the seat's connections all ask its bot to play (a bot account past
+        its fault limit)."""
+        return bool(s.conns) and all(c.autopilot for c in s.conns)
+
     def _controller_is_bot(self, s: Seat, now: float) -> bool:
-        if s.kind == Kind.BOT or s.left:
+        if s.kind == Kind.BOT or s.left or self._autopiloted(s):
             return True
         return (
             s.disconnected_at is not None and now >= s.disconnected_at + self.config.grace_seconds
@@ -1039,7 +1064,7 @@ class Room:
     def _due(self, seat: int, now: float) -> float:
         s = self.seats[seat]
         asked_at, deadline = self.asked[seat]
-        if s.kind == Kind.BOT or s.left:
+        if s.kind == Kind.BOT or s.left or self._autopiloted(s):
             if self.offer_until is not None:
                 return asked_at  # a claim answer: held till the pause ends, no delay needed
             return min(asked_at + self.config.bot_delay, deadline)

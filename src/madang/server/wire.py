@@ -53,6 +53,12 @@ STATUS: dict[str, int] = {
     "settlement_failed": 500,
     "bad_entropy": 400,
     "entropy_closed": 409,
+    "bot_account": 403,
+    "already_bot": 409,
+    "has_games": 409,
+    "too_many_tokens": 409,
+    "bot_offline": 409,
+    "bot_declined": 409,
 }
 
 
@@ -79,6 +85,8 @@ class WireError(Exception):
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": str(self)}
         if ref is not None:
             out["ref"] = ref
+        if self.retry_after is not None:
+            out["retry_after"] = round(self.retry_after, 1)
         return out
 
 
