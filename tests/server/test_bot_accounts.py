@@ -259,3 +259,37 @@ def test_invitations_need_a_seated_person_and_a_connected_bot(client: TestClient
     register(client, "other")
     r = client.post(f"/api/tables/{tid}/bots", json={"username": "robo"})
     assert r.status_code == 403 and r.json()["error"]["code"] == "not_seated"
+
+
+def test_a_reconnecting_bot_finds_its_game_and_a_second_socket_replaces_the_first(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(turn_seconds=30.0, grace_seconds=30.0)
+    _, token = make_bot(client)
+    register(client, "person")
+    tid = client.post("/api/tables", json=TWO_PEOPLE).json()["table"]["id"]
+    out: dict[str, Any] = {}
+    with client.websocket_connect("/ws/bot", headers=bearer(token)) as first:
+        _seat_bot(client, first, tid, {})
+        person = _person_plays(client, tid, out)
+        start = recv_until(first, "start")
+        with client.websocket_connect("/ws/bot", headers=bearer(token)) as second:
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(1000):
+                    first.receive_json()
+            assert closed.value.code == 4409
+            assert second.receive_json()["type"] == "hello"
+            again = recv_until(second, "start")  # the running game, from its snapshot
+            assert again["game_no"] == start["game_no"] and again["seat"] == 1
+            while "last" not in out:  # the bot answers every request itself
+                m = second.receive_json()
+                if m["type"] == "request":
+                    move = {"table": tid, "id": m["id"], "move": m["legal"][0]}
+                    second.send_text(json.dumps(move))
+                elif m["type"] == "error":
+                    assert m["code"] == "stale_version", m
+                elif m["type"] == "end":
+                    break
+            person.join(30)
+    assert "last" in out
+    assert not out["last"].get("timeout")

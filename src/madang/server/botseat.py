@@ -53,6 +53,8 @@ class BotSocket:
         self.seats: dict[int, BotConn] = {}
         self.invites: dict[int, asyncio.Future[bool]] = {}
         self.closed = False
+        self.replaced = False
+        """Closed because a newer socket of the same bot took its place."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue one message for the bot."""

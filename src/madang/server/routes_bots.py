@@ -172,6 +172,7 @@ async def ws_bot(ws: WebSocket) -> None:
     sock = BotSocket(user, hub.config.bot_max_faults)
     old = hub.bots.get(user["id"])
     if old is not None:  # a newer connection of the same bot takes over its seats
+        old.replaced = True
         old.drop()
     hub.bots[user["id"]] = sock
     writer = asyncio.get_running_loop().create_task(_writer(ws, sock))
@@ -199,17 +200,12 @@ async def _writer(ws: WebSocket, sock: BotSocket) -> None:
         text = await sock.outbox.get()
         if text is None:
             with contextlib.suppress(Exception):
-                await ws.close(code=REPLACED if hub_replaced(sock) else 1000)
+                await ws.close(code=REPLACED if sock.replaced else 1000)
             return
         try:
             await ws.send_text(text)
         except Exception:
             return
-
-
-def hub_replaced(sock: BotSocket) -> bool:
-    """Whether the socket was closed by the server (a newer one of the bot, or shutdown)."""
-    return sock.closed
 
 
 async def _reader(ws: WebSocket, sock: BotSocket, hub: Hub) -> None:
