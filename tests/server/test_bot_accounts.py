@@ -102,6 +102,24 @@ def test_bad_and_forged_tokens_are_refused_then_throttled(
         assert closed.value.code == 4429
 
 
+def watch(room: Any, sock: Any, seat: int) -> list[dict[str, Any]]:
+    """Check every message the bot's socket is sent, at the moment it is sent, for a
+    card its seat cannot see (the leak tests' helpers); the messages, in order."""
+    seen: list[dict[str, Any]] = []
+    plain_send = sock.send
+
+    def checked(message: dict[str, Any]) -> None:
+        if room.session is not None and message.get("type") in ("request", "start", "end"):
+            strings: list[str] = []
+            walk(message, set(), strings)
+            assert not set(strings) & matgo_hidden(room, seat), message
+        seen.append(message)
+        plain_send(message)
+
+    sock.send = checked
+    return seen
+
+
 def _seat_bot(client: TestClient, ws_bot: Any, tid: int, results: dict[str, Any]) -> None:
     """Invite the bot to ``tid`` in a thread and accept on its socket."""
 
@@ -168,18 +186,7 @@ def test_faults_get_typed_errors_then_the_normal_bot_plays(
         hub = client.app.state.hub  # type: ignore[attr-defined]
         room = hub.rooms[tid]
         sock = hub.bots[bot_user["id"]]
-        seen: list[dict[str, Any]] = []
-        plain_send = sock.send
-
-        def checked(message: dict[str, Any]) -> None:  # what the bot is sent, when sent
-            if room.session is not None and message.get("type") in ("request", "start"):
-                strings: list[str] = []
-                walk(message, set(), strings)
-                assert not set(strings) & matgo_hidden(room, 1), message
-            seen.append(message)
-            plain_send(message)
-
-        sock.send = checked
+        seen = watch(room, sock, 1)
         out: dict[str, Any] = {}
         person = _person_plays(client, tid, out)
         started = time.monotonic()
@@ -265,7 +272,7 @@ def test_a_reconnecting_bot_finds_its_game_and_a_second_socket_replaces_the_firs
     make_client: Callable[..., TestClient],
 ) -> None:
     client = make_client(turn_seconds=30.0, grace_seconds=30.0)
-    _, token = make_bot(client)
+    bot_user, token = make_bot(client)
     register(client, "person")
     tid = client.post("/api/tables", json=TWO_PEOPLE).json()["table"]["id"]
     out: dict[str, Any] = {}
@@ -278,7 +285,9 @@ def test_a_reconnecting_bot_finds_its_game_and_a_second_socket_replaces_the_firs
                 for _ in range(1000):
                     first.receive_json()
             assert closed.value.code == 4409
-            assert second.receive_json()["type"] == "hello"
+            assert second.receive_json()["type"] == "hello"  # sent once it is the bot's
+            hub = client.app.state.hub  # type: ignore[attr-defined]
+            seen = watch(hub.rooms[tid], hub.bots[bot_user["id"]], 1)
             again = recv_until(second, "start")  # the running game, from its snapshot
             assert again["game_no"] == start["game_no"] and again["seat"] == 1
             while "last" not in out:  # the bot answers every request itself
@@ -293,3 +302,4 @@ def test_a_reconnecting_bot_finds_its_game_and_a_second_socket_replaces_the_firs
             person.join(30)
     assert "last" in out
     assert not out["last"].get("timeout")
+    assert sum(m["type"] == "request" for m in seen) >= 3  # checked for hidden cards

@@ -108,6 +108,28 @@ def test_the_example_bot_plays_a_server_game_through_the_bridge(db_url: str) -> 
                 bridge.kill()
                 bridge.wait()
         took = time.monotonic() - started
+        refused = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "madang",
+                "bot",
+                "connect",
+                "--url",
+                f"ws://127.0.0.1:{srv.port}/ws/bot",
+                "--token",
+                token + "x",
+                "--",
+                sys.executable,
+                str(BOT),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=30,
+        )
+        assert refused.returncode == 2
+        assert "refused the bot (unauthorized)" in refused.stderr
     stats = json.loads(out)
     assert bridge.returncode == 0
     assert stats["games"] == 1 and stats["faults"] == 0 and stats["errors"] == 0

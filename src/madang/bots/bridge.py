@@ -31,6 +31,9 @@ from madang.core.errors import RuleConfigError
 
 log = logging.getLogger("madang.bots")
 
+REFUSALS = frozenset({"unauthorized", "throttled"})
+"""The errors with which the server refuses the bot's socket (then closes it)."""
+
 PING_S = 25.0
 """How often the bridge pings (the server closes a socket idle for ``ws_idle_s``)."""
 
@@ -91,14 +94,18 @@ class Bridge:
             self._ws = ws
             pinger = asyncio.get_running_loop().create_task(self._ping())
             reader = asyncio.get_running_loop().create_task(self._read())
+            enough = asyncio.get_running_loop().create_task(self._done.wait())
             try:
                 await asyncio.wait(
-                    [reader, asyncio.ensure_future(self._done.wait())],
+                    [reader, enough],
                     return_when=asyncio.FIRST_COMPLETED,
                 )
+                if reader.done():
+                    reader.result()  # what ended the reading (a refusal, a broken socket)
             finally:
                 pinger.cancel()
                 reader.cancel()
+                enough.cancel()
                 for t in self.tables.values():
                     t.queue.put_nowait(None)
                 for t in list(self.tables.values()):
@@ -125,6 +132,10 @@ class Bridge:
             elif kind == "invite":
                 answer = "accept" if self.accept else "decline"
                 await self._send({"type": answer, "table": msg["table"]})
+            elif kind == "error" and "table" not in msg and msg["code"] in REFUSALS:
+                raise RuleConfigError(
+                    f"the server refused the bot ({msg['code']}): {msg['message']}"
+                )
             elif kind == "error":
                 self.stats.errors.append(msg)
                 log.warning("server: %s", msg)
