@@ -303,3 +303,29 @@ def test_a_reconnecting_bot_finds_its_game_and_a_second_socket_replaces_the_firs
     assert "last" in out
     assert not out["last"].get("timeout")
     assert sum(m["type"] == "request" for m in seen) >= 3  # checked for hidden cards
+
+
+def test_a_restart_keeps_the_bot_mark_and_the_bot_plays_on(
+    make_client: Callable[..., TestClient],
+) -> None:
+    c = make_client(turn_seconds=30.0, grace_seconds=30.0)
+    _, token = make_bot(c)
+    register(c, "person")
+    tid = c.post("/api/tables", json=TWO_PEOPLE).json()["table"]["id"]
+    with c.websocket_connect("/ws/bot", headers=bearer(token)) as bot:
+        _seat_bot(c, bot, tid, {})
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "last_version": None}))
+            recv_until(ws, "snapshot")
+            start = recv_until(bot, "start")
+    cookie = c.cookies.get("madang_session")
+    c.__exit__(None, None, None)  # the server stops with the game running
+    c2 = make_client(turn_seconds=30.0, grace_seconds=30.0)
+    use_session(c2, cookie)
+    seats = c2.get(f"/api/tables/{tid}").json()["table"]["seats"]
+    assert seats[1]["username"] == "robo" and seats[1]["bot"] is True
+    with c2.websocket_connect("/ws/bot", headers=bearer(token)) as bot:
+        assert bot.receive_json()["type"] == "hello"
+        again = recv_until(bot, "start")  # its seat found again, the game where it was
+        assert again["table"] == tid and again["seat"] == 1
+        assert again["game_no"] == start["game_no"]

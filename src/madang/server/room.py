@@ -597,6 +597,8 @@ class Room:
         # the seat is stored before it is taken, under the cap on the person's open
         # tables (counted in the database, so across processes and racing requests)
         taken = {**self._seat_rows()[target.index], "user_id": user["id"]}
+        if user.get("bot"):
+            taken["bot"] = True
         try:
             await self._save_table({target.index: taken}, seating=user["id"])
         except store.TooManyTables:

@@ -587,13 +587,22 @@ def open_table_ids(eng: Engine) -> list[int]:
 
 def _table_plan(c: Connection, t: dict[str, Any]) -> dict[str, Any]:
     ids = {s["user_id"] for s in t["seats"] if s.get("user_id")}
-    names = {
-        int(r.id): r.username
+    users = {
+        int(r.id): r
         for r in c.execute(
-            sa.select(db.users.c.id, db.users.c.username).where(db.users.c.id.in_(ids))
+            sa.select(db.users.c.id, db.users.c.username, db.users.c.is_bot).where(
+                db.users.c.id.in_(ids)
+            )
         )
     }
-    t["seats"] = [{**s, "username": names.get(s.get("user_id") or 0)} for s in t["seats"]]
+    seats = []
+    for s in t["seats"]:
+        u = users.get(s.get("user_id") or 0)
+        seat = {**s, "username": None if u is None else u.username}
+        if u is not None and u.is_bot and s.get("kind") == "human":
+            seat["bot"] = True  # a bot account's seat (docs/bot-protocol.md)
+        seats.append(seat)
+    t["seats"] = seats
     rows = c.execute(
         sa.select(
             db.games.c.id, db.games.c.game_no, db.games.c.status, db.games.c.record,
