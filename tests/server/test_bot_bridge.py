@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.server.conftest import test_config as config_of
 from tests.server.live import Live, running
 from websockets.sync.client import connect
@@ -39,7 +40,15 @@ def call(
         return e.code, json.loads(e.read()), None
 
 
-def test_the_example_bot_plays_a_server_game_through_the_bridge(db_url: str) -> None:
+SEATS = {
+    "matgo": [{"kind": "human"}, {"kind": "human"}],
+    "mahjong": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"},
+                {"kind": "bot", "level": "easy"}],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_the_example_bot_plays_a_server_game_through_the_bridge(db_url: str, game: str) -> None:
     config = config_of(db_url, turn_seconds=10.0, bot_delay=0.0)
     with running(config) as srv:
         status, made, cookie = call(
@@ -51,7 +60,7 @@ def test_the_example_bot_plays_a_server_game_through_the_bridge(db_url: str) -> 
         token = made["token"]["token"]
         status, _, person = call(srv, "/api/register", {"username": "minsu", "password": "secret1"})
         assert person
-        body = {"game": "matgo", "stake": 10, "seats": [{"kind": "human"}, {"kind": "human"}]}
+        body = {"game": game, "stake": 10, "seats": SEATS[game]}
         status, table, _ = call(srv, "/api/tables", body, {"Cookie": person})
         tid = table["table"]["id"]
         started = time.monotonic()
@@ -135,5 +144,5 @@ def test_the_example_bot_plays_a_server_game_through_the_bridge(db_url: str) -> 
     assert stats["games"] == 1 and stats["faults"] == 0 and stats["errors"] == 0
     assert stats["moves"] >= 5
     assert stats["results"][0]["winner"] == result["winner"]
-    print(f"one server game with the example bot through the bridge: {took:.2f} s, "
+    print(f"one server {game} game with the example bot through the bridge: {took:.2f} s, "
           f"{stats['moves']} bot moves")  # fmt: skip
