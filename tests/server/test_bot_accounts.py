@@ -137,9 +137,12 @@ def _seat_bot(client: TestClient, ws_bot: Any, tid: int, results: dict[str, Any]
     assert results["invite"].json()["seat"] == 1
 
 
-def _person_plays(client: TestClient, tid: int, out: dict[str, Any]) -> threading.Thread:
-    """Seat 0's person answers each prompt with a random legal move until the result
-    (in a thread); a prompt overtaken by the bot's move is refused ``stale_version``."""
+def _person_plays(
+    client: TestClient, tid: int, out: dict[str, Any], games: int = 1
+) -> threading.Thread:
+    """Seat 0's person answers each prompt with a random legal move until the result of
+    the ``games``-th game, ready for the next after each (in a thread); a prompt
+    overtaken by the bot's move is refused ``stale_version``."""
     rng = random.Random(3)
 
     def play() -> None:
@@ -160,7 +163,10 @@ def _person_plays(client: TestClient, tid: int, out: dict[str, Any]) -> threadin
                     assert m["code"] == "stale_version", m
                 if m["type"] == "update" and "result" in m:
                     out["last"] = m
-                    return
+                    out["games"] = out.get("games", 0) + 1
+                    if out["games"] == games:
+                        return
+                    ws.send_text(json.dumps({"type": "ready"}))
 
     t = threading.Thread(target=play, daemon=True)
     t.start()
@@ -188,7 +194,7 @@ def test_faults_get_typed_errors_then_the_normal_bot_plays(
         sock = hub.bots[bot_user["id"]]
         seen = watch(room, sock, 1)
         out: dict[str, Any] = {}
-        person = _person_plays(client, tid, out)
+        person = _person_plays(client, tid, out, games=2)
         started = time.monotonic()
         start = recv_until(bot, "start")
         assert start["seat"] == 1 and start["game"] == "matgo" and start["table"] == tid
@@ -208,11 +214,21 @@ def test_faults_get_typed_errors_then_the_normal_bot_plays(
         broken = recv_until(bot, "broken")
         assert broken["faults"] == 3
         end = recv_until(bot, "end")  # the normal bot played the seat: no 30 s waits
-        person.join(30)
         assert time.monotonic() - started < 25
         assert end["table"] == tid and end["view"]["seat"] == 1
-        assert out["last"]["result"]["game_id"]
         assert not [m for m in seen[seen.index(broken) :] if m["type"] == "request"]
+        # the next game: a fresh count, the seat handed back, asked again
+        assert recv_until(bot, "start")["game_no"] == start["game_no"] + 1
+        requests = 0
+        while (m := bot.receive_json())["type"] != "end":
+            if m["type"] == "request":
+                requests += 1
+                bot.send_text(json.dumps({"table": tid, "id": m["id"], "move": m["legal"][0]}))
+            assert m["type"] != "broken"
+        person.join(30)
+        assert requests >= 3 and out["games"] == 2
+        seats = client.get(f"/api/tables/{tid}").json()["table"]["seats"]
+        assert seats[1]["bot_control"] is False and seats[1]["connected"] is True
     board = client.get("/api/leaderboard?game=matgo&min_games=1").json()
     marks = {e["username"]: e["bot"] for e in board["entries"]}
     assert marks == {"robo": True, "person": False}

@@ -238,8 +238,7 @@ class BotConn(Conn):
                     "view": view,
                 }
             )
-            if msg["type"] == "update" or msg.get("status") == "between":
-                self.room.submit(Ready(self))
+            self.room.submit(Ready(self))  # a bot is ready for the next game at once
             return
         prompt = msg.get("prompt")
         if prompt is None or prompt["seat"] != self.seat or self.autopilot:

@@ -709,11 +709,15 @@ class Room:
                 raise RuntimeError(f"committed to game {self.fair.binding.game_no}, "
                                    f"dealing {sess.game_no}")  # fmt: skip
             sess.redeal(self.fair.key())
+        handed_back = False
         for s in self.seats:
             for c in s.conns:
                 c.new_game()
             if s.bot_control and s.conns and not s.left and not self._autopiloted(s):
                 s.bot_control = False  # a bot account back from its fault limit
+                handed_back = True
+        if handed_back:
+            self._send_seats()
         self.status = Status.PLAYING
         self.ready.clear()
         self.last_result = None
