@@ -24,6 +24,7 @@ from madang.core.errors import MadangError
 from madang.server import (
     quickmatch,
     routes_accounts,
+    routes_bots,
     routes_money,
     routes_ops,
     routes_reading,
@@ -114,6 +115,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         routes_tables,
         routes_ws,
         routes_ops,
+        routes_bots,
     ):
         app.include_router(module.router)
     app.include_router(routes_stats.router)

@@ -28,6 +28,11 @@ class ServerConfig:
     """Time to answer one question; then the engine's default answer is played."""
     grace_seconds: float = 15.0
     """How long a disconnected seat waits before a bot answers for it."""
+    bot_max_faults: int = 3
+    """Bad answers (or timeouts) of a bot account in one game before the ``normal`` bot
+    plays its seat to the end of that game (``docs/bot-protocol.md``, At the server)."""
+    bot_invite_seconds: float = 10.0
+    """How long an invitation waits for a bot account's ``accept`` or ``decline``."""
     seat_hold_seconds: float | None = None
     """Before a table's first deal, how long a person's seat is held while they have no
     connection (then it is given up, and a table with no person left closes); None:

@@ -161,6 +161,18 @@ ratings = sa.Table(
     sa.Column("games", sa.Integer, nullable=False),
 )
 
+bot_tokens = sa.Table(
+    "bot_tokens",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("label", sa.String(40), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""A bot account's API tokens (``docs/bot-protocol.md``, At the server): only the
+SHA-256 of each (a 256-bit random token needs no slow hash); revoked: deleted."""
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Engine
 
 from madang.server import store
 from madang.server.auth import Counters, Passwords, RateLimits, Throttles
+from madang.server.botseat import BotSocket
 from madang.server.chat import ChatLimits
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
@@ -59,6 +60,8 @@ class Hub:
         self.sockets: dict[str, int] = {}
         """Open table WebSockets per client address."""
         self.rooms: dict[int, Room] = {}
+        self.bots: dict[int, BotSocket] = {}
+        """The bot accounts connected to ``/ws/bot`` here, by user id."""
         self.cluster: Cluster | None = None
         """This process's part of a cluster (``--redis-url``), else None."""
         self.quick: QuickMatch | None = None

@@ -124,6 +124,7 @@ def rebuild(
                 username=s.get("username"),
                 level=s.get("level"),
                 left=bool(s.get("left")),
+                account_bot=bool(s.get("bot")),
             )
             for i, s in enumerate(plan["seats"])
         ]

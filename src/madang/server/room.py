@@ -98,6 +98,9 @@ class Conn:
         self.username = username
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.hello = False
+        self.autopilot = False
+        """Whether this connection asks the seat's bot to play for it: a bot account
+        past its fault limit in the game (:mod:`madang.server.botseat`)."""
 
     def send(self, text: str) -> None:
         """Queue one message (JSON text) for the client."""
@@ -106,6 +109,9 @@ class Conn:
     def close(self) -> None:
         """Ask the writer to close the connection."""
         self.outbox.put_nowait(None)
+
+    def new_game(self) -> None:
+        """A game is about to be dealt at the table (a bot account's seat starts afresh)."""
 
 
 class Status(StrEnum):
@@ -247,6 +253,8 @@ class Seat:
     bot_control: bool = False
     auto: bool = False
     """자동치기: its person has the seat's bot play for them (:mod:`.autoplay`)."""
+    account_bot: bool = False
+    """The person seat is held by a bot account (``docs/bot-protocol.md``)."""
 
     def public(self) -> dict[str, Any]:
         """The seat as the clients see it."""
@@ -259,6 +267,7 @@ class Seat:
             "bot_control": self.kind == Kind.BOT or self.bot_control,
             "auto": self.auto,
             "left": self.left,
+            "bot": self.kind == Kind.BOT or self.account_bot,
         }
 
 
@@ -610,6 +619,7 @@ class Room:
         s.user_id = None
         s.username = None
         s.disconnected_at = None
+        s.account_bot = False
         for c in list(s.conns):
             c.seat = None
             self.spectators.add(c)
@@ -644,12 +654,15 @@ class Room:
         # the seat is stored before it is taken, under the cap on the person's open
         # tables (counted in the database, so across processes and racing requests)
         taken = {**self._seat_rows()[target.index], "user_id": user["id"]}
+        if user.get("bot"):
+            taken["bot"] = True
         try:
             await self._save_table({target.index: taken}, seating=user["id"])
         except store.TooManyTables:
             raise too_many_tables(self.config.tables_per_user) from None
         target.user_id = user["id"]
         target.username = user["username"]
+        target.account_bot = bool(user.get("bot"))
         target.disconnected_at = time.monotonic()
         self._send_seats()
         return target.index  # the deal waits for them to connect (_before_first_deal)
@@ -722,10 +735,13 @@ class Room:
 
     def _seat_rows(self) -> list[dict[str, Any]]:
         """The seats as the table's row stores them."""
-        return [
-            {"kind": s.kind, "user_id": s.user_id, "level": s.level, "left": s.left}
-            for s in self.seats
-        ]
+        rows: list[dict[str, Any]] = []
+        for s in self.seats:
+            row = {"kind": s.kind, "user_id": s.user_id, "level": s.level, "left": s.left}
+            if s.account_bot:
+                row["bot"] = True
+            rows.append(row)
+        return rows
 
     async def _save_table(
         self, changed: dict[int, dict[str, Any]] | None = None, *, seating: int | None = None
@@ -776,6 +792,15 @@ class Room:
             picks, self.first_pick = (self.first_pick.rounds if self.first_pick else None), None
             self.fair.first_picks = picks  # 선 뽑기's picks enter the record
             sess.redeal(self.fair.key(), picks)
+        handed_back = False
+        for s in self.seats:
+            for c in s.conns:
+                c.new_game()
+            if s.bot_control and s.conns and not s.left and not self._autopiloted(s):
+                s.bot_control = False  # a bot account back from its fault limit
+                handed_back = True
+        if handed_back:
+            self._send_seats()
         self.status = Status.PLAYING
         self.ready.clear()
         self.last_result = None
@@ -1187,8 +1212,14 @@ class Room:
 
     # ------------------------------------------------------------------ timers, bots
 
+    @staticmethod
+    def _autopiloted(s: Seat) -> bool:
+        """Whether the seat's connections all ask its bot to play (a bot account past
+        its fault limit)."""
+        return bool(s.conns) and all(c.autopilot for c in s.conns)
+
     def _controller_is_bot(self, s: Seat, now: float) -> bool:
-        if s.kind == Kind.BOT or s.left or s.auto:
+        if s.kind == Kind.BOT or s.left or s.auto or self._autopiloted(s):
             return True
         return (
             s.disconnected_at is not None and now >= s.disconnected_at + self.config.grace_seconds
@@ -1197,7 +1228,7 @@ class Room:
     def _due(self, seat: int, now: float) -> float:
         s = self.seats[seat]
         asked_at, deadline = self.asked[seat]
-        if s.kind == Kind.BOT or s.left or s.auto:
+        if s.kind == Kind.BOT or s.left or s.auto or self._autopiloted(s):
             if self.offer_until is not None:
                 return asked_at  # a claim answer: held till the pause ends, no delay needed
             return min(asked_at + self.config.bot_delay, deadline)

@@ -73,6 +73,8 @@ async def login(request: Request) -> Response:
     owner = await hub.db(store.device_user, cookie)
     device = cookie if row is not None and owner == row.id else None
     hub.throttle.check(name, addr, device)
+    if row is not None and row.is_bot:  # a bot plays through its API tokens only
+        raise WireError("bot_account", f"{row.username!r} is a bot account: it has no password")
     try:  # a known device has a lane of the hashing queue of its own (auth.Passwords)
         ok = row is not None and await hub.passwords.run(
             hub.passwords.verify,

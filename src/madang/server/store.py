@@ -271,6 +271,108 @@ def device_user(eng: Engine, token: str | None) -> int | None:
     return None if row is None else int(row.user_id)
 
 
+# ---------------------------------------------------------------------- bot accounts
+
+BOT_TOKENS_MAX = 20
+"""The most API tokens one bot account holds at once."""
+
+
+class BotRefused(Exception):
+    """A bot account's request refused, nothing written: ``code`` is the wire's."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _new_bot_token(c: Connection, user_id: int, label: str) -> dict[str, Any]:
+    held = c.execute(
+        sa.select(sa.func.count())
+        .select_from(db.bot_tokens)
+        .where(db.bot_tokens.c.user_id == user_id)
+    ).scalar_one()
+    if held >= BOT_TOKENS_MAX:
+        raise BotRefused("too_many_tokens", f"a bot holds at most {BOT_TOKENS_MAX} tokens")
+    token = secrets.token_urlsafe(32)
+    t = now()
+    tid = c.execute(
+        sa.insert(db.bot_tokens).values(
+            user_id=user_id, token_hash=_hash_token(token), label=label, created_at=t
+        )
+    ).inserted_primary_key[0]  # type: ignore[index]
+    return {"id": tid, "label": label, "created_at": _iso(t), "token": token}
+
+
+def make_bot_account(eng: Engine, user_id: int, label: str) -> dict[str, Any]:
+    """Turn a registered account that has played no game into a bot account, for good:
+    its password is removed, every session and device of it ends (it never plays in a
+    browser again), and its first API token is made. The answer: the user and the token
+    (``token``: the only time it is shown). :class:`BotRefused` otherwise."""
+    with eng.begin() as c:
+        me = sa.select(db.users).where(db.users.c.id == user_id).with_for_update()
+        row = c.execute(me).first()
+        if row is None or row.is_guest:
+            raise BotRefused("forbidden", "only a registered account can become a bot")
+        if row.is_bot:
+            raise BotRefused("already_bot", "this account is a bot account already")
+        players = db.game_players.c
+        played = c.execute(sa.select(players.game_id).where(players.user_id == user_id)).first()
+        if played is not None:
+            raise BotRefused("has_games", "an account that has played a game cannot become a bot")
+        if sitting_at(c, user_id):
+            raise BotRefused("has_games", "leave your tables before the account becomes a bot")
+        upgrade = sa.update(db.users).where(db.users.c.id == user_id)
+        c.execute(upgrade.values(is_bot=True, password_hash=None))
+        c.execute(sa.delete(db.sessions).where(db.sessions.c.user_id == user_id))
+        c.execute(sa.delete(db.devices).where(db.devices.c.user_id == user_id))
+        token = _new_bot_token(c, user_id, label)
+    return {"user": {**user_dict(row), "bot": True}, "token": token}
+
+
+def create_bot_token(eng: Engine, user_id: int, label: str) -> dict[str, Any]:
+    """Another API token of the bot account ``user_id`` (shown once: only its hash is
+    kept); :class:`BotRefused` past :data:`BOT_TOKENS_MAX`."""
+    with eng.begin() as c:
+        return _new_bot_token(c, user_id, label)
+
+
+def bot_tokens_of(eng: Engine, user_id: int) -> list[dict[str, Any]]:
+    """The bot's tokens, oldest first: id, label, when made (never the token)."""
+    q = (
+        sa.select(db.bot_tokens.c.id, db.bot_tokens.c.label, db.bot_tokens.c.created_at)
+        .where(db.bot_tokens.c.user_id == user_id)
+        .order_by(db.bot_tokens.c.id)
+    )
+    with eng.connect() as c:
+        return [
+            {"id": r.id, "label": r.label, "created_at": _iso(r.created_at)} for r in c.execute(q)
+        ]
+
+
+def revoke_bot_token(eng: Engine, user_id: int, token_id: int) -> bool:
+    """Delete the bot's token ``token_id``; False when it has no such token."""
+    with eng.begin() as c:
+        gone = c.execute(
+            sa.delete(db.bot_tokens).where(
+                db.bot_tokens.c.id == token_id, db.bot_tokens.c.user_id == user_id
+            )
+        )
+        return bool(gone.rowcount)
+
+
+def bot_token_user(eng: Engine, token: str | None) -> tuple[dict[str, Any], int] | None:
+    """The bot account an API token belongs to and the token's id, or None."""
+    if not token or len(token) > 100:
+        return None
+    with eng.connect() as c:
+        row = c.execute(
+            sa.select(db.users, db.bot_tokens.c.id.label("token_id"))
+            .join(db.bot_tokens, db.bot_tokens.c.user_id == db.users.c.id)
+            .where(db.bot_tokens.c.token_hash == _hash_token(token), db.users.c.is_bot.is_(True))
+        ).first()
+    return None if row is None else (user_dict(row), int(row.token_id))
+
+
 # ---------------------------------------------------------------------- tables, games
 
 
@@ -487,13 +589,22 @@ def open_table_ids(eng: Engine) -> list[int]:
 
 def _table_plan(c: Connection, t: dict[str, Any]) -> dict[str, Any]:
     ids = {s["user_id"] for s in t["seats"] if s.get("user_id")}
-    names = {
-        int(r.id): r.username
+    users = {
+        int(r.id): r
         for r in c.execute(
-            sa.select(db.users.c.id, db.users.c.username).where(db.users.c.id.in_(ids))
+            sa.select(db.users.c.id, db.users.c.username, db.users.c.is_bot).where(
+                db.users.c.id.in_(ids)
+            )
         )
     }
-    t["seats"] = [{**s, "username": names.get(s.get("user_id") or 0)} for s in t["seats"]]
+    seats = []
+    for s in t["seats"]:
+        u = users.get(s.get("user_id") or 0)
+        seat = {**s, "username": None if u is None else u.username}
+        if u is not None and u.is_bot and s.get("kind") == "human":
+            seat["bot"] = True  # a bot account's seat (docs/bot-protocol.md)
+        seats.append(seat)
+    t["seats"] = seats
     rows = c.execute(
         sa.select(
             db.games.c.id, db.games.c.game_no, db.games.c.status, db.games.c.record,

@@ -64,6 +64,12 @@ STATUS: dict[str, int] = {
     "pick_closed": 409,
     "bad_chat": 400,
     "chat_off": 403,
+    "bot_account": 403,
+    "already_bot": 409,
+    "has_games": 409,
+    "too_many_tokens": 409,
+    "bot_offline": 409,
+    "bot_declined": 409,
 }
 
 
@@ -92,6 +98,8 @@ class WireError(Exception):
             out["retry_after"] = round(self.retry_after, 1)
         if ref is not None:
             out["ref"] = ref
+        if self.retry_after is not None:
+            out["retry_after"] = round(self.retry_after, 1)
         return out
 
 

@@ -115,9 +115,10 @@ export async function loginPage(root, me) {
 function seatText(s) {
   if (s.kind === "bot")
     return `🤖 ${displayName(s.username) || t("lobby.bot", { level: t(`level.${s.level || "normal"}`) })}`;
-  return s.username
-    ? `${displayName(s.username)}${s.connected ? "" : ` ${t("lobby.disconnected")}`}`
-    : t("lobby.empty_seat");
+  if (!s.username) return t("lobby.empty_seat");
+  // a bot account (a program playing through the bot protocol) wears the bot badge too
+  const badge = s.bot ? "🤖 " : "";
+  return `${badge}${displayName(s.username)}${s.connected ? "" : ` ${t("lobby.disconnected")}`}`;
 }
 
 function tableRow(t_, me, left, rules) {

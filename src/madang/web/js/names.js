@@ -1,6 +1,6 @@
 // Seat names as the table shows them: accounts by their display name (bot and guest
 // accounts in words), and seats that share one account (three 컴퓨터 초급 at a mahjong
-// table) told apart by a number.
+// table) told apart by a number; a bot account's seat with the bot badge.
 import { displayName, t } from "./i18n.js";
 import { h } from "./util.js";
 
@@ -10,7 +10,9 @@ export function seatNamer(getSeats) {
     const seat = seats.find((x) => x.seat === s);
     if (!seat?.username) return t("name.seat", { n: s + 1 });
     const same = seats.filter((x) => x.username === seat.username);
-    if (same.length < 2) return displayName(seat.username);
+    // a bot account's seat (kind "human", bot: true) is marked as a program's
+    const badge = seat.bot && seat.kind === "human" ? "🤖 " : "";
+    if (same.length < 2) return `${badge}${displayName(seat.username)}`;
     const k = same.findIndex((x) => x.seat === s) + 1;
     const m = /^bot-(\w+)$/.exec(seat.username);
     if (m) return t("name.bot_n", { level: t(`level.${m[1]}`), n: k });
