@@ -241,8 +241,10 @@ def test_matgo_deal_and_play_with_motion(motion_server: str, browser: Any) -> No
 
 
 def test_mahjong_hand_at_double_speed(motion_server: str, browser: Any) -> None:
-    """A mahjong hand at 2×: the deal, every draw, discard and claim move, each flight in
-    half the time; the wall of tile backs shrinks with the count; the 판 바람 is shown."""
+    """A mahjong hand at 2× with sound on: the deal, every draw, discard and claim move,
+    each flight in half the time, every sound asked for; the wall of tile backs shrinks
+    with the count; the 판 바람 is shown; the question panel keeps one height on a
+    desktop."""
     ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = ctx.new_page()
     errors: list[str] = []
@@ -269,6 +271,7 @@ def test_mahjong_hand_at_double_speed(motion_server: str, browser: Any) -> None:
         shot(page, "motion_mahjong_midgame_desktop")
         phone_shot(page, "motion_mahjong_midgame_phone")
 
+        page.evaluate(PANEL_WATCH)
         play_mahjong_by_clicking(page)
         page.wait_for_timeout(300)
         want = expected(stream, "mahjong")
@@ -276,6 +279,8 @@ def test_mahjong_hand_at_double_speed(motion_server: str, browser: Any) -> None:
         assert Counter(got["started"]) == want, (got["started"], dict(want))
         assert want["deal"] == 1 and want["discard"] >= 4 and want["draw"] >= 4
         assert got["duration"]["discard"] == FLIGHT / 2  # 2×
+        sounds_as_asked(page, stream, "mahjong")  # sound on: every cue asked for
+        panel_kept_one_height(page)
         # the control changes the speed and the browser remembers it
         page.select_option("#motion-speed", "1.5")
         assert motion_hook(page)["speed"] == 1.5
@@ -387,6 +392,18 @@ PANEL_WATCH = """() => {
 }"""
 
 
+def panel_kept_one_height(page: Any) -> None:
+    """On every redraw PANEL_WATCH saw, asked or waiting, the question panel had one
+    height and ended above the hand."""
+    panel = page.evaluate("window.__panel")
+    asked = [p for p in panel if p["asked"]]
+    assert len(asked) >= 4 and any(not p["asked"] for p in panel), len(panel)
+    heights = {p["h"] for p in panel}
+    assert len(heights) == 1, sorted(heights)  # one height, asked or not
+    over = [p for p in panel if p["bottom"] > p["hand"] + 0.5]
+    assert not over, over[:3]
+
+
 def test_mahjong_hand_with_reduced_motion_and_sound_on_a_phone(
     motion_server: str, browser: Any
 ) -> None:
@@ -416,13 +433,7 @@ def test_mahjong_hand_with_reduced_motion_and_sound_on_a_phone(
         assert page.locator(".motion-ghost").count() == 0
         heard = sounds_as_asked(page, stream, "mahjong")
         assert heard["discard"] >= 4 and heard["draw"] >= 4
-        panel = page.evaluate("window.__panel")
-        asked = [p for p in panel if p["asked"]]
-        assert len(asked) >= 4 and any(not p["asked"] for p in panel), len(panel)
-        heights = {p["h"] for p in panel}
-        assert len(heights) == 1, sorted(heights)  # one height, asked or not
-        over = [p for p in panel if p["bottom"] > p["hand"] + 0.5]
-        assert not over, over[:3]
+        panel_kept_one_height(page)
         shot(page, "motion_mahjong_reduced_settlement_phone")
         # every word of the settlement, the board and the log: none is `null` (the word
         # showed on the mahjong board after a 나가리: its caption names nobody). Whatever
