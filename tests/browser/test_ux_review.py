@@ -282,7 +282,8 @@ def test_every_question_fits_one_panel_and_pick_cards_lie_apart(
     question whole, and the two floor cards to choose between do not overlap."""
     from madang.server.games import make_session
 
-    view = make_session("matgo", "default", 1).view(0)
+    session = make_session("matgo", "default", 1)
+    view = session.annotate(session.view(0), 0)  # as the table sends it to a person
     view["floor"] = [{"month": 2, "cards": ["02a", "02p1"], "ppeok": None, "bonus": []}]
     view["stop_now"] = {"points": 7}
     questions = {
@@ -475,7 +476,8 @@ def test_a_loser_reads_the_settlement_as_a_loss(ux_server: str, browser: Any) ->
                 result = {"winner": 1, "points": 14, "reason": "stop", "payments": pays,
                           "game_id": None, "match_over": False, "next_deadline": None}  # fmt: skip
                 snapshot = {"type": "snapshot", "version": 9, "game_no": 1, "status": "between",
-                            "view": sess.view(0), "prompt": None, "timers": [], "seats": seats,
+                            "view": sess.annotate(sess.view(0), 0), "prompt": None, "timers": [],
+                            "seats": seats,
                             "result": result}  # fmt: skip
                 ws.send(json.dumps(snapshot))
 
