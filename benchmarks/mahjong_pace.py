@@ -37,6 +37,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import httpx
 import uvicorn
@@ -122,11 +123,25 @@ def pct(xs: list[float], q: float) -> float:
 
 
 class Window:
+    """A stand-in session whose next offer asks ``seats``: the room reads only its offer
+    hook (:class:`madang.core.game.Pacing`), so it implements all of that hook."""
+
+    offering = False
+
     def __init__(self) -> None:
         self.seats: list[int] = []
 
     def window(self) -> list[int]:
         return self.seats
+
+    def offered_view(self, seat: int | None) -> dict[str, Any]:
+        raise AssertionError("not shown")
+
+    def split_offer(self, events: list[Any]) -> tuple[list[Any], list[Any]]:
+        return events, []
+
+    def end_offer(self) -> None:
+        self.offering = False
 
 
 def pauses(rate: float, n: int, seed: int) -> tuple[list[float], list[float]]:

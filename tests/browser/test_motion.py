@@ -25,6 +25,7 @@ from tests.browser.test_play import (
     ARTIFACTS,
     CHROMIUM,
     DESKTOP,
+    PHONE,
     _serve,
     create_table,
     phone_shot,
@@ -33,7 +34,12 @@ from tests.browser.test_play import (
     wait_change,
     wait_turn,
 )
-from tests.browser.test_sound import Stream, play_mahjong_by_clicking, play_matgo_by_clicking
+from tests.browser.test_sound import (
+    Stream,
+    play_mahjong_by_clicking,
+    play_matgo_by_clicking,
+    settled,
+)
 from tests.server.conftest import DEAL_SEED
 
 pytestmark = pytest.mark.skipif(
@@ -235,8 +241,10 @@ def test_matgo_deal_and_play_with_motion(motion_server: str, browser: Any) -> No
 
 
 def test_mahjong_hand_at_double_speed(motion_server: str, browser: Any) -> None:
-    """A mahjong hand at 2×: the deal, every draw, discard and claim move, each flight in
-    half the time; the wall of tile backs shrinks with the count; the 판 바람 is shown."""
+    """A mahjong hand at 2× with sound on: the deal, every draw, discard and claim move,
+    each flight in half the time, every sound asked for; the wall of tile backs shrinks
+    with the count; the 판 바람 is shown; the question panel keeps one height on a
+    desktop."""
     ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = ctx.new_page()
     errors: list[str] = []
@@ -263,6 +271,7 @@ def test_mahjong_hand_at_double_speed(motion_server: str, browser: Any) -> None:
         shot(page, "motion_mahjong_midgame_desktop")
         phone_shot(page, "motion_mahjong_midgame_phone")
 
+        page.evaluate(PANEL_WATCH)
         play_mahjong_by_clicking(page)
         page.wait_for_timeout(300)
         want = expected(stream, "mahjong")
@@ -270,6 +279,8 @@ def test_mahjong_hand_at_double_speed(motion_server: str, browser: Any) -> None:
         assert Counter(got["started"]) == want, (got["started"], dict(want))
         assert want["deal"] == 1 and want["discard"] >= 4 and want["draw"] >= 4
         assert got["duration"]["discard"] == FLIGHT / 2  # 2×
+        sounds_as_asked(page, stream, "mahjong")  # sound on: every cue asked for
+        panel_kept_one_height(page)
         # the control changes the speed and the browser remembers it
         page.select_option("#motion-speed", "1.5")
         assert motion_hook(page)["speed"] == 1.5
@@ -314,3 +325,142 @@ def test_reduced_motion_moves_nothing(motion_server: str, browser: Any) -> None:
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def sounds_as_asked(page: Any, stream: Stream, game: str) -> dict[str, int]:
+    """The sound hook counted exactly the cues the stream's updates ask for (test_sound's
+    table), each played or dropped as too late; returns the counts."""
+    want = stream.expected(game)
+    got = settled(page, want)
+    assert Counter(got["triggered"]) == want, (got["triggered"], dict(want))
+    for name, n in got["triggered"].items():
+        assert got["audible"].get(name, 0) + got["dropped"].get(name, 0) == n, name
+    triggered: dict[str, int] = got["triggered"]
+    return triggered
+
+
+def test_matgo_game_at_double_speed_with_sound(motion_server: str, browser: Any) -> None:
+    """A whole Matgo game by clicking at 2×, sound on: every card played, flipped and
+    captured moves in half the time, and every sound and callout is asked for."""
+    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.set_default_timeout(30_000)
+    stream = Stream(page)
+    try:
+        page.goto(motion_server + "/")
+        page.click("#btn-guest")  # the first gesture: sound unlocked
+        page.wait_for_selector("#create-table")
+        page.evaluate("localStorage.setItem('madang:motion', JSON.stringify({speed: 2}))")
+        page.reload()
+        page.wait_for_selector("#create-table")
+        create_table(page, "matgo")  # its clicks: the gesture on the reloaded page
+        assert page.input_value("#motion-speed") == "2"
+        assert page.get_attribute("#btn-sound", "aria-pressed") == "false"  # sound on
+        played = play_matgo_by_clicking(page)
+        assert played >= 5
+        page.wait_for_timeout(300)
+        want = expected(stream, "matgo")
+        got = motion_hook(page)
+        assert got["speed"] == 2 and not got["reduced"]
+        assert Counter(got["started"]) == want, (got["started"], dict(want))
+        assert want["play"] >= 5 and want["flip"] >= 5 and want["capture"] >= 1
+        assert got["duration"]["play"] == round(FLIGHT * 1.6 / 2)  # half of 1×
+        heard = sounds_as_asked(page, stream, "matgo")
+        assert heard["play"] >= played and heard["flip"] >= 5
+        page.wait_for_function("() => window.__madangMotion.running === 0", timeout=5_000)
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+#: Every time the board is redrawn: the question panel's box and the hand's, and the
+#: board's words (the panel's height must not change, the panel never over the hand).
+PANEL_WATCH = """() => {
+  window.__panel = [];
+  const look = () => {
+    const p = document.querySelector('.board.mahjong .prompt');
+    const hand = document.querySelector('.board.mahjong .mj-hand');
+    if (!p || !hand) return;
+    const a = p.getBoundingClientRect(), b = hand.getBoundingClientRect();
+    window.__panel.push({h: Math.round(a.height * 10) / 10, bottom: a.bottom, hand: b.top,
+                         asked: !!document.querySelector('.board').dataset.question});
+  };
+  new MutationObserver(look).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
+def panel_kept_one_height(page: Any) -> None:
+    """On every redraw PANEL_WATCH saw, asked or waiting, the question panel had one
+    height and ended above the hand."""
+    panel = page.evaluate("window.__panel")
+    asked = [p for p in panel if p["asked"]]
+    assert len(asked) >= 4 and any(not p["asked"] for p in panel), len(panel)
+    heights = {p["h"] for p in panel}
+    assert len(heights) == 1, sorted(heights)  # one height, asked or not
+    over = [p for p in panel if p["bottom"] > p["hand"] + 0.5]
+    assert not over, over[:3]
+
+
+def test_mahjong_hand_with_reduced_motion_and_sound_on_a_phone(
+    motion_server: str, browser: Any
+) -> None:
+    """A whole mahjong hand by clicking on a phone under reduced motion, sound on: no
+    movement at all, every sound and callout asked for; the question panel keeps one
+    height on every redraw (asked or waiting, with the discard help or without) and
+    never lies over the hand; no word ``null`` or ``undefined`` anywhere."""
+    ctx = browser.new_context(
+        viewport=PHONE, bypass_csp=True, reduced_motion="reduce", is_mobile=True, has_touch=True
+    )
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.set_default_timeout(30_000)
+    stream = Stream(page)
+    try:
+        page.goto(motion_server + "/")
+        page.click("#btn-guest")
+        page.wait_for_selector("#create-table")
+        create_table(page, "mahjong")
+        assert page.locator("#motion-speed").is_disabled()
+        page.evaluate(PANEL_WATCH)
+        play_mahjong_by_clicking(page)
+        h = motion_hook(page)
+        assert h["reduced"] and h["started"] == {} and h["running"] == 0, h
+        assert page.locator(".motion-ghost").count() == 0
+        heard = sounds_as_asked(page, stream, "mahjong")
+        assert heard["discard"] >= 4 and heard["draw"] >= 4
+        panel_kept_one_height(page)
+        shot(page, "motion_mahjong_reduced_settlement_phone")
+        # every word of the settlement, the board and the log: none is `null` (the word
+        # showed on the mahjong board after a 나가리: its caption names nobody). Whatever
+        # this deal ended in, the 나가리 caption is shown too, as the table shows it.
+        page.evaluate(NAGARI_CAPTION)
+        assert page.text_content("[data-testid=caption]") == "나가리"
+        leaks = page.evaluate(LEAKS)
+        assert not leaks, leaks
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+#: The 나가리 caption as an update's event makes it (mahjong.js), pushed to the captions.
+NAGARI_CAPTION = """async () => {
+  const { mahjongCaptions } = await import('/static/js/mahjong.js');
+  window.__madangCaptionsPush(mahjongCaptions({ type: 'nagari', pot: 5 }, () => '?'));
+}"""
+
+
+#: The elements whose own text says ``null`` or ``undefined``, with their parents' HTML.
+LEAKS = r"""() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (/\b(null|undefined|NaN)\b/.test(n.textContent))
+      out.push(n.parentElement.parentElement.outerHTML.slice(0, 400));
+  }
+  return out;
+}"""

@@ -282,8 +282,8 @@ def test_every_question_fits_one_panel_and_pick_cards_lie_apart(
     question whole, and the two floor cards to choose between do not overlap."""
     from madang.server.games import make_session
 
-    sess = make_session("matgo", "default", 1)
-    view = sess.annotate(sess.view(0), 0)  # as the table sends it: with the help
+    session = make_session("matgo", "default", 1)
+    view = session.annotate(session.view(0), 0)  # as the table sends it to a person
     view["floor"] = [{"month": 2, "cards": ["02a", "02p1"], "ppeok": None, "bonus": []}]
     view["stop_now"] = {"points": 7}
     questions = {

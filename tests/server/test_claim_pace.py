@@ -7,12 +7,14 @@ runs out, and discards a drawn tile it cannot win on by itself."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import statistics
 import time
 from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -284,3 +286,20 @@ def test_a_spectator_of_two_people_sees_decoys_as_long_as_their_windows(
     assert min(pauses) > 0.01  # the uniform pause, as a client measures it
     assert statistics.median(without) > 0.15  # decoys, not the 0.02 s uniform pause
     assert abs(statistics.median(without) - statistics.median(with_person)) < 0.1
+
+
+def test_the_pace_benchmark_measures_the_leak() -> None:
+    """``benchmarks/mahjong_pace.py``'s leak measure runs on the room as it is (its
+    stand-in session implements the whole offer hook) and tells the default decoys from
+    none."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "mahjong_pace.py"
+    spec = importlib.util.spec_from_file_location("mahjong_pace", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    asked, other = bench.pauses(1.0, 2000, seed=1)
+    decoys = bench.leak(asked[len(asked) // 10 :], other[len(other) // 10 :])
+    assert decoys["p"] > 0.01 and decoys["mi_bits"] < 0.02, decoys
+    asked, other = bench.pauses(0.0, 2000, seed=1)
+    bare = bench.leak(asked, other)
+    assert bare["ks"] > 0.8 and bare["accuracy"] > bare["base"] + 0.1, bare

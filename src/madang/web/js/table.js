@@ -12,7 +12,7 @@ import { motion, motionControls } from "./motion.js";
 import { seatNamer } from "./names.js";
 import { rulesBox, rulesCatalogue } from "./rules.js";
 import { sound, soundControls } from "./sound.js";
-import { clear, fmtAmount, go, h, link, toast, toastClear } from "./util.js";
+import { clear, fill, fmtAmount, go, h, link, toast, toastClear } from "./util.js";
 
 /** Tables this browser left: the lobby offers no 돌아가기 to them. */
 export function leftTables() {
@@ -116,7 +116,8 @@ export class Captions {
     for (const c of list) window.__madangCaptions.push(c.kind);
     const whos = [...new Set(list.map((c) => c.who).filter(Boolean))];
     const last = list[list.length - 1];
-    clear(this.el).append(
+    fill(
+      this.el,
       h("div.cap-text", {}, list.map((c) => c.text).join(" ")),
       whos.length ? h("div.cap-who", {}, whos.join(" · ")) : null,
     );
@@ -160,7 +161,8 @@ function askToJoin(root, table, rules) {
       { type: "button", onclick: () => resolve(false) },
       t("join.watch"),
     );
-    clear(root).append(
+    fill(
+      root,
       h(
         "div.card-panel.join-ask",
         {
@@ -425,7 +427,8 @@ export async function tablePage(root, tableId, invite, me) {
     // while away (the seat is given up after the grace)
     const away = st.seats.filter((s) => s.kind === "human" && s.username && !s.connected);
     const url = tableUrl();
-    clear(waiting).append(
+    fill(
+      waiting,
       h(
         "div.card-panel",
         {},
@@ -474,7 +477,8 @@ export async function tablePage(root, tableId, invite, me) {
     const show = !!st.result && overlay.classList.contains("hidden") && st.status !== "closed";
     nextBar.classList.toggle("hidden", !show);
     if (!show) return;
-    clear(nextBar).append(
+    fill(
+      nextBar,
       h("button.ghost", { type: "button", onclick: showResult }, t("table.show_result")),
       st.seat !== null && !st.result.match_over
         ? h("button.primary.btn-next", { type: "button", onclick: ready }, t("table.next"))
@@ -505,7 +509,8 @@ export async function tablePage(root, tableId, invite, me) {
       overlay.classList.add("hidden");
       showNextBar();
     };
-    clear(overlay).append(
+    fill(
+      overlay,
       h(
         "div.card-panel.result",
         {},

@@ -35,6 +35,14 @@ export function clear(el) {
   return el;
 }
 
+/** Empty ``el`` and put ``children`` in it as :func:`h` does: ``null``, ``undefined`` and
+ * ``false`` are skipped, arrays flattened. (The DOM's own ``append`` writes a ``null`` child
+ * as the word "null", which showed on the board after a 나가리.) */
+export function fill(el, ...children) {
+  append(clear(el), children);
+  return el;
+}
+
 let toastTimer = 0;
 /** A short message at the bottom of the screen (errors from the server, notices). */
 export function toast(text, kind = "info") {
