@@ -327,17 +327,18 @@ def test_observations_are_fresh_arrays(game: str) -> None:
     raw.reset(seed=3)
     rng = random.Random(3)
     kept: list[tuple[dict[str, Any], dict[str, Any]]] = []
-    for _ in range(40):
+    for _ in range(60):
         agent = raw.agent_selection
-        if raw.terminations[agent]:
-            break
+        if raw.terminations[agent]:  # (over at once, or after its moves): the next game
+            raw.reset()
+            continue
         obs = raw.observe(agent)
         kept.append((obs, {k: v.copy() for k, v in obs.items()}))
         again = raw.observe(agent)
         for key in obs:
             assert obs[key].flags.writeable and not np.shares_memory(obs[key], again[key])
         raw.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    assert len(kept) > 10
+    assert len(kept) > 40
     for obs, copy in kept:  # nothing written to them since
         for key in obs:
             assert np.array_equal(obs[key], copy[key])
