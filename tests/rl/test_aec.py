@@ -317,3 +317,28 @@ def test_a_game_that_pays_at_its_deal_rewards_it() -> None:
         raw.step(None)
     (frm, to, points, _), *_ = raw.fast.payments(raw.state)
     assert seen[f"player_{to}"] == points and seen[f"player_{frm}"] == -points
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_observations_are_fresh_arrays(game: str) -> None:
+    """An observation handed out is the caller's: no later observation or step writes
+    to it (the fast path builds each one anew, reusing no buffer)."""
+    raw = MODULES[game].raw_env()
+    raw.reset(seed=3)
+    rng = random.Random(3)
+    kept: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for _ in range(60):
+        agent = raw.agent_selection
+        if raw.terminations[agent]:  # (over at once, or after its moves): the next game
+            raw.reset()
+            continue
+        obs = raw.observe(agent)
+        kept.append((obs, {k: v.copy() for k, v in obs.items()}))
+        again = raw.observe(agent)
+        for key in obs:
+            assert obs[key].flags.writeable and not np.shares_memory(obs[key], again[key])
+        raw.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert len(kept) > 40
+    for obs, copy in kept:  # nothing written to them since
+        for key in obs:
+            assert np.array_equal(obs[key], copy[key])

@@ -277,9 +277,11 @@ def _unpack_masks(bits: list[int]) -> npt.NDArray[np.uint8]:
 
 
 # The single-state path (one seat's observation and mask, as the AEC environment asks
-# for them): every byte of a bit string maps to its 8 bits, as float32 (observations)
-# or int8 (masks) bytes, so a whole plane set is one bytes join and one numpy call.
-_BYTE_F32: Final = tuple(struct.pack("<8f", *(b >> i & 1 for i in range(8))) for b in range(256))
+# for them): the planes as one bit string unpacked by one numpy call, the scalars as
+# float32 bytes packed by struct (numpy's functions bound here: one look-up less each).
+_empty, _frombuffer, _unpackbits = np.empty, np.frombuffer, np.unpackbits
+_F32, _U8 = np.float32, np.uint8
+_S_BYTES: Final = 4 * NUM_PLANES * NUM_CARDS  # where the scalars' float32 bytes start
 _PLANE_BYTES: Final = NUM_PLANES * NUM_CARDS // 8  # 10 planes of 52 bits: 65 bytes
 _PHASE_F32: Final = tuple(
     struct.pack(f"<{len(_PHASES)}f", *(i == p for i in range(len(_PHASES))))
@@ -312,10 +314,10 @@ def _score(s: MatgoState, seat: int) -> int:
 def observe_one(s: MatgoState, seat: int) -> FloatArray:
     """The observation of ``seat`` in ``s``: the numbers of
     :meth:`MatgoEncoding.observe_states` for one state (a test keeps them equal), built
-    without numpy's per-array work: the planes as one bit string (plane ``i`` at bit
-    ``52 i``) expanded a byte at a time from a 256-entry table (8 KB: it stays in the
-    cache; a 16-bit table, half the look-ups, measured no faster on a busy machine),
-    the scalars packed by :mod:`struct`."""
+    with as few numpy calls as can be: the planes as one bit string (plane ``i`` at bit
+    ``52 i``) unpacked by one ``np.unpackbits`` into a new array (twice as fast as the
+    former expansion a byte at a time from a table of float32 bytes, measured side by
+    side), the scalars packed by :mod:`struct` and their bytes copied in after them."""
     theirs = 1 - seat
     hands = s.hands
     hand = hands[seat]
@@ -360,11 +362,13 @@ def observe_one(s: MatgoState, seat: int) -> FloatArray:
     phase = s.phase
     current = s.current
     go, shakes, tokens, ppeok = s.go_count, s.shakes, s.tokens, s.ppeok_count
-    raw = bits.to_bytes(_PLANE_BYTES, "little")
-    parts = list(map(_BYTE_F32.__getitem__, raw))
-    parts += (
-        _PHASE_F32[phase],
-        _COUNTS_F32.pack(
+    out = _empty(OBS_SIZE, _F32)
+    out[:_S] = _unpackbits(
+        _frombuffer(bits.to_bytes(_PLANE_BYTES, "little"), _U8), bitorder="little"
+    )
+    out.data.cast("B")[_S_BYTES:] = (  # the scalars' bytes copied in (no numpy call)
+        _PHASE_F32[phase]
+        + _COUNTS_F32.pack(
             phase is not _OVER_PHASE and current == seat,
             s.dealer == seat,
             hand.bit_count(),
@@ -382,10 +386,10 @@ def observe_one(s: MatgoState, seat: int) -> FloatArray:
             ppeok[theirs],
             s.carry,
             s.stop_points(current) if phase == _GO_STOP else 0,
-        ),
-        _GUKJIN_F32[s.gukjin_mode + 1],
+        )
+        + _GUKJIN_F32[s.gukjin_mode + 1]
     )
-    return np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)
+    return out
 
 
 def legal_one(s: MatgoState, seat: int) -> npt.NDArray[np.int8]:
@@ -684,13 +688,10 @@ class MatgoFast:
         """Every payment made so far (instant ones during the game, then the settlement)."""
         return state.payments
 
-    def observe(self, state: MatgoState, seat: int) -> FloatArray:
-        """``seat``'s observation of one state (:func:`observe_one`)."""
-        return observe_one(state, seat)
-
-    def legal_mask(self, state: MatgoState, seat: int) -> npt.NDArray[np.int8]:
-        """``seat``'s legal mask in one state (:func:`legal_one`)."""
-        return legal_one(state, seat)
+    # ``seat``'s observation and legal mask in one state: the functions themselves (the
+    # AEC environment calls them every step: no method in between)
+    observe = staticmethod(observe_one)
+    legal_mask = staticmethod(legal_one)
 
     def currents(self, states: Sequence[MatgoState]) -> list[int]:
         """The seat to answer in each state (-1 where it is over)."""

@@ -233,6 +233,8 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.rules = self.spec.rules(self.preset, dict(rules or {}))  # bad options raise
         self.encoding: Encoding = load_encoding(game, self.rules)
         self.fast: FastGame = self.encoding.fast()
+        self._observe_one = self.fast.observe  # (bound once: called every step)
+        self._legal_one = self.fast.legal_mask
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
@@ -353,8 +355,10 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         if st is None:
             raise RuntimeError("reset() the environment before observe()")
         seat = self._seat_of[agent]
-        fast = self.fast
-        return {"observation": fast.observe(st, seat), "action_mask": fast.legal_mask(st, seat)}
+        return {
+            "observation": self._observe_one(st, seat),
+            "action_mask": self._legal_one(st, seat),
+        }
 
     def render(self) -> str | None:
         if self.render_mode is None:
