@@ -207,3 +207,20 @@ def test_the_cli_prints_a_table_and_json(
     path.write_text(json.dumps(mj))
     assert main(["mahjong", "review", str(path), "--seat", "0"]) == 0
     assert "shanten" in capsys.readouterr().out
+
+
+def test_a_discard_instead_of_a_self_drawn_win_is_a_blunder() -> None:
+    st = new_hand(seed=9)
+    bot = EfficiencyBot()
+    at = None
+    while not st.over:
+        s = st.pending[0]
+        legal = legal_actions(st, s)
+        a = bot.choose(mahjong_view(st, s), legal)
+        if s == 0 and at is None and any(x.verb == "tsumo" for x in legal):
+            a = next(x for x in legal if x.verb == "discard")
+            at = len(st.history)
+        step(st, a)
+    assert at is not None
+    d = next(d for d in review(mahjong_record(st), 0)["decisions"] if d["index"] == at)
+    assert d["best"] == "tsumo" and d["mark"] == "blunder" and d["mark_ko"] == "큰 실수"
