@@ -50,7 +50,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             continue
         module = importlib.import_module(module_name)
         module.register_cli(sub)
+        if name not in TOOL_CLIS:
+            _add_review(sub.choices[name], name)
     return parser
+
+
+def _add_review(game_parser: argparse.ArgumentParser, game: str) -> None:
+    """``madang GAME review``: the review (:mod:`madang.review`) under a game's commands
+    (added here, above the engine packages, which never import the review)."""
+    from madang.review.cli import add_review_parser
+
+    for action in game_parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            add_review_parser(action, game)
 
 
 def read_json_input(path: str) -> Any:

@@ -386,3 +386,81 @@ class SearchBot:
         if go_value == stop_value:
             return prior
         return A.GO if go_value > stop_value else A.STOP
+
+
+def move_values(
+    view: dict[str, Any],
+    legal: list[int],
+    rng: random.Random,
+    samples: int,
+    deadline: float = float("inf"),
+    horizon: int | None = 3,
+    weights: Weights = HARD_WEIGHTS,
+    reach: float = 0.3,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[list[float], int]:
+    """The search's value of every action of ``legal`` from ``view`` (the seat's own
+    view only): the mean over sampled worlds of :func:`leaf_value` after the action and
+    a cheap playout of ``horizon`` plays, the same worlds for every action (as
+    :meth:`SearchBot.act` compares its candidates, but over all of ``legal``). Sampling
+    stops after ``samples`` worlds or at ``deadline`` (of ``clock``), at least one world;
+    returns the means and the number of worlds. The game review (:mod:`madang.review`)
+    scores moves with it."""
+    me = view["seat"]
+    worlds = _Worlds(view, me, rng)
+    n_pay = len(worlds.base.payments)
+    totals = [0.0] * len(legal)
+    cut = 1 << 30 if horizon is None else horizon
+    n = 0
+    while True:
+        base = worlds.deal()
+        for i, a in enumerate(legal):
+            world = base.clone()
+            world.step(a)
+            playout(world, cut)
+            totals[i] += leaf_value(world, me, n_pay, weights, reach)
+        n += 1
+        if n >= samples or clock() >= deadline:
+            break
+    return [t / n for t in totals], n
+
+
+def go_stop_values(
+    view: dict[str, Any],
+    rng: random.Random,
+    samples: int,
+    deadline: float = float("inf"),
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, Any]:
+    """The two answers to 고/스톱 from ``view`` (the seat's own view), as
+    :meth:`SearchBot.go_or_stop` weighs them: ``stop`` the exact payment of 스톱 now;
+    ``go`` the mean payment over sampled worlds of 고 and a playout to the end,
+    ``go_win`` the share of those worlds the seat ends paid (net above zero),
+    ``go_lose`` the share it ends paying; ``samples`` the worlds drawn."""
+    me = view["seat"]
+    worlds = _Worlds(view, me, rng)
+    base = worlds.base
+    n_pay = len(base.payments)
+    stopped = base.clone()
+    stopped.step(A.STOP)
+    stop_value = float(net_points(stopped, me, n_pay))
+    total = 0.0
+    n = won = lost = 0
+    while True:
+        world = worlds.deal().clone()
+        world.step(A.GO)
+        playout(world)
+        net = net_points(world, me, n_pay)
+        total += net
+        won += net > 0
+        lost += net < 0
+        n += 1
+        if n >= samples or clock() >= deadline:
+            break
+    return {
+        "stop": stop_value,
+        "go": total / n,
+        "go_win": won / n,
+        "go_lose": lost / n,
+        "samples": n,
+    }

@@ -75,6 +75,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             for room in list(hub.rooms.values()):
                 await room.shutdown()
             hub.passwords.close()
+            hub.reviewer.close()
             close_db_threads(engine)
             engine.dispose()
 

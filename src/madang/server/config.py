@@ -61,6 +61,14 @@ class ServerConfig:
     devices' logins; registrations and other logins); past that the attempt is answered
     ``busy`` (503) at once. One hash per address (or device) at a time
     (:class:`~madang.server.auth.Passwords`)."""
+    review_workers: int = 1
+    """Processes that compute game reviews (복기, ``GET /api/games/{id}/review``), at a
+    lower priority, apart from the tables' process: a table's moves never wait on one."""
+    review_queue: int = 4
+    """Reviews running or waiting at once; past that a request is answered ``busy``
+    (503, ``retry_after``) at once."""
+    review_samples: int = 400
+    """Sampled worlds per Matgo decision of a review (:mod:`madang.review`)."""
     login_failures: int = 5
     """Failed logins of one name from one address within ``login_window_s`` before that
     pair is blocked (60 s, doubling up to 15 minutes). The owner elsewhere is not."""

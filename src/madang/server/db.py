@@ -115,6 +115,17 @@ game_moves = sa.Table(
 """The move journal: every accepted decision of a game in play, in order (``seq`` from
 0, the index of the move in the game's record), written before any update shows it."""
 
+game_reviews = sa.Table(
+    "game_reviews",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("review", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""복기: a finished game's review of one seat (:mod:`madang.review`), computed once on
+demand (``GET /api/games/{id}/review``) and kept with the game (0009)."""
+
 ledger = sa.Table(
     "ledger",
     metadata,

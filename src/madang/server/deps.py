@@ -17,6 +17,7 @@ from madang.server.botseat import BotSocket
 from madang.server.chat import ChatLimits
 from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
+from madang.server.reviews import Reviewer
 from madang.server.room import Room
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,6 +58,8 @@ class Hub:
         self.limits = RateLimits(config.register_limit, config.guest_limit, self.counters)
         self.chat = ChatLimits(config.chat_limit, self.counters)
         """Per-account chat limits (the per-connection ones are the sockets')."""
+        self.reviewer = Reviewer(config.review_workers, config.review_queue, config.review_samples)
+        """The pool that computes game reviews (:mod:`madang.server.reviews`)."""
         self.sockets: dict[str, int] = {}
         """Open table WebSockets per client address."""
         self.rooms: dict[int, Room] = {}

@@ -129,6 +129,22 @@ async def get_replay(request: Request, game_id: int) -> dict[str, Any]:
     }
 
 
+@router.get("/api/games/{game_id}/review")
+async def get_review(request: Request, game_id: int, seat: int = 0) -> dict[str, Any]:
+    """복기: the review of ``seat``'s decisions in a finished game (:mod:`madang.review`),
+    computed off the event loop in the review pool (``busy`` when it is full) and kept
+    with the game."""
+    g = await finished(request, game_id)
+    if not 0 <= seat < seats_of(g["game"]):
+        raise WireError("bad_request", f"seat must be 0-{seats_of(g['game']) - 1}")
+    hub = hub_of(request)
+    review = await hub.db(store.review_of, game_id, seat)
+    if review is None:
+        review = await hub.reviewer.review(game_id, seat, g["record"])
+        await hub.db(store.save_review, game_id, seat, review)
+    return {"game_id": game_id, "game": g["game"], "players": g["players"], "review": review}
+
+
 def _rank_query(request: Request, game: str, min_games: int | None) -> int:
     """Check a ranking's query; the minimum of rated games in force (the server's
     ``rank_min_games`` unless the query names one, 1–1000)."""

@@ -944,6 +944,39 @@ def game_detail(eng: Engine, game_id: int) -> dict[str, Any] | None:
     return out
 
 
+def review_of(eng: Engine, game_id: int, seat: int) -> dict[str, Any] | None:
+    """The kept review of ``seat`` in a finished game (None: not computed yet)."""
+    with eng.connect() as c:
+        r = c.execute(
+            sa.select(db.game_reviews.c.review).where(
+                db.game_reviews.c.game_id == game_id, db.game_reviews.c.seat == seat
+            )
+        ).first()
+    return None if r is None else dict(r.review)
+
+
+def save_review(eng: Engine, game_id: int, seat: int, review: dict[str, Any]) -> None:
+    """Keep a finished game's review of ``seat`` (the first one kept stays: a review is
+    deterministic, so two computed at once are the same)."""
+    with eng.begin() as c:
+        found = c.execute(
+            sa.select(db.game_reviews.c.seat).where(
+                db.game_reviews.c.game_id == game_id, db.game_reviews.c.seat == seat
+            )
+        ).first()
+        if found is not None:
+            return
+        try:
+            with c.begin_nested():
+                c.execute(
+                    db.game_reviews.insert().values(
+                        game_id=game_id, seat=seat, review=review, created_at=now()
+                    )
+                )
+        except IntegrityError:
+            pass  # another process kept the same review first
+
+
 #: Rated games a player needs before the rankings list them (U17); the server's
 #: ``rank_min_games`` setting.
 RANK_MIN_GAMES = 10

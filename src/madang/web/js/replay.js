@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { gameModule } from "./games.js";
 import { t } from "./i18n.js";
 import { seatNamer } from "./names.js";
-import { clear, h, link } from "./util.js";
+import { clear, h, link, toast } from "./util.js";
 
 export async function replayPage(root, gameId) {
   const data = await api.get(`/api/games/${gameId}/replay`);
@@ -40,6 +40,106 @@ export async function replayPage(root, gameId) {
     });
   }
 
+  // 복기: a seat's review (marks and best moves per decision), fetched on demand.
+  let review = null;
+  const reviewBox = h("div.review-mark", { "data-testid": "review-mark", "aria-live": "polite" });
+  const reviewList = h("ul.review-list", { "data-testid": "review-list" });
+  const reviewButtons = h(
+    "div.review-seats",
+    {},
+    ...seats.map((s) =>
+      h(
+        "button.small",
+        {
+          type: "button",
+          "data-testid": `review-seat-${s.seat}`,
+          onclick: () => loadReview(s.seat),
+        },
+        t("review.button", { who: name(s.seat) }),
+      ),
+    ),
+  );
+  const markText = (d) => t(`review.mark.${d.mark}`);
+  async function loadReview(seat) {
+    reviewBox.textContent = t("review.loading");
+    try {
+      const got = await api.get(`/api/games/${gameId}/review?seat=${seat}`);
+      review = { seat, byIndex: new Map(got.review.decisions.map((d) => [d.index, d])) };
+      clear(reviewList).append(
+        ...got.review.decisions.map((d) =>
+          h(
+            "li",
+            { class: `review-${d.mark}` },
+            h(
+              "button.review-jump",
+              { type: "button", onclick: () => show(d.index) },
+              `${d.index + 1}. ${mod.describeMove(d.move)} — ${markText(d)}`,
+            ),
+          ),
+        ),
+      );
+      show(i);
+    } catch (e) {
+      reviewBox.textContent = "";
+      toast(e.code === "busy" ? t("review.busy") : e.message, "error");
+    }
+  }
+  // The decision shown at frame n: the move n (frame n is the position before it).
+  function showReview(n) {
+    for (const el of boardWrap.querySelectorAll(".review-best")) el.classList.remove("review-best");
+    if (!review) return;
+    const d = review.byIndex.get(n);
+    if (!d) {
+      reviewBox.textContent = t("review.none");
+      reviewBox.className = "review-mark";
+      return;
+    }
+    reviewBox.className = `review-mark review-${d.mark}`;
+    reviewBox.dataset.mark = d.mark;
+    const lines = [
+      h("strong", {}, markText(d)),
+      " ",
+      t("review.played", { move: mod.describeMove(d.move) }),
+    ];
+    if (d.best !== d.move) {
+      lines.push(
+        " · ",
+        h(
+          "span",
+          { "data-testid": "review-best" },
+          t("review.best", { move: mod.describeMove(d.best) }),
+        ),
+      );
+      lines.push(" · ", t("review.loss", { loss: d.loss }));
+    }
+    if (d.go_stop) {
+      lines.push(
+        h(
+          "div",
+          {},
+          t("review.gostop", {
+            stop: d.go_stop.stop.expected,
+            go: d.go_stop.go.expected,
+            win: Math.round(d.go_stop.go.win * 100),
+            lose: Math.round(d.go_stop.go.lose * 100),
+          }),
+        ),
+      );
+    } else if (d.shanten !== undefined) {
+      lines.push(
+        h("div", {}, t("review.hand", { shanten: d.shanten, ukeire: d.ukeire, risk: d.risk })),
+      );
+    }
+    clear(reviewBox).append(...lines);
+    const card = d.best.split(" ")[1];
+    if (card && d.best !== d.move) {
+      // the best move's card or tile in the reviewed seat's hand (every hand is shown)
+      for (const el of boardWrap.querySelectorAll(`[data-code="${CSS.escape(card)}"]`)) {
+        el.classList.add("review-best");
+      }
+    }
+  }
+
   function show(n) {
     i = Math.max(0, Math.min(frames.length - 1, n));
     const f = frames[i];
@@ -56,6 +156,7 @@ export async function replayPage(root, gameId) {
     slider.value = String(i);
     moveText.textContent = moveWords(f);
     clear(log).append(...(f.events || []).map((e) => h("li", {}, mod.describeEvent(e, name))));
+    showReview(i);
   }
   function stop() {
     clearInterval(timer);
@@ -134,6 +235,7 @@ export async function replayPage(root, gameId) {
       ),
       controls,
       moveText,
+      h("div.review", {}, reviewButtons, reviewBox),
       h(
         "div.table-body",
         {},
@@ -143,6 +245,8 @@ export async function replayPage(root, gameId) {
           { tabindex: 0, "aria-label": t("replay.events") },
           h("h2.side-title", {}, t("replay.events")),
           log,
+          h("h2.side-title", {}, t("review.title")),
+          reviewList,
         ),
       ),
     ),
