@@ -23,6 +23,7 @@ TOOL_CLIS = {
     "arena": "madang.arena_cli",
     "verify": "madang.verify_cli",
     "stats": "madang.stats.cli",
+    "train": "madang.rl.train",
 }
 
 
