@@ -97,6 +97,12 @@ def test_the_command_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert all(r["points_per_game"] for r in rows)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["final"]["games"] == 6
+    try:
+        import matplotlib  # noqa: F401 (the curve is drawn where it is installed)
+    except ImportError:
+        assert not (out / "curve.png").exists()
+    else:
+        assert (out / "curve.png").stat().st_size > 0
 
     from madang.bots import Budget, make_bot
     from madang.matgo.engine import new_game

@@ -32,12 +32,12 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from madang.core.errors import RuleConfigError
+
+if TYPE_CHECKING:  # numpy and torch are the extras' (imported when the command runs)
+    import numpy.typing as npt
 
 __all__ = ["CURVE_FIELDS", "TrainConfig", "evaluate", "register_cli", "save_policy", "train"]
 
@@ -106,6 +106,7 @@ class TrainConfig:
 
 def _require_torch() -> Any:
     try:
+        import numpy  # noqa: F401 (the rl extra's)
         import torch
     except ImportError:
         raise RuleConfigError(
@@ -127,6 +128,8 @@ def _mlp(torch: Any, obs_size: int, hidden: tuple[int, ...], actions: int) -> An
 def save_policy(net: Any, path: Path, game: str, meta: dict[str, Any]) -> None:
     """Write the network's weights as numpy arrays (``W0, b0, W1, ...``), loadable by
     :class:`madang.rl.learned.NumpyPolicy`, written whole or not at all."""
+    import numpy as np
+
     linears = [m for m in net if hasattr(m, "weight")]
     arrays = {}
     for i, m in enumerate(linears):
@@ -166,12 +169,14 @@ class _Samples:
     """The labelled states collected so far (the oldest dropped past ``cap``)."""
 
     def __init__(self, obs_size: int, actions: int, cap: int) -> None:
+        import numpy as np
+
         self.obs = np.zeros((cap, obs_size), dtype=np.float32)
         self.mask = np.zeros((cap, actions), dtype=bool)
         self.label = np.zeros(cap, dtype=np.int64)
         self.cap, self.n, self.seen = cap, 0, 0
 
-    def add(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[Any], label: int) -> None:
+    def add(self, obs: npt.NDArray[Any], mask: npt.NDArray[Any], label: int) -> None:
         i = self.seen % self.cap
         self.obs[i], self.mask[i], self.label[i] = obs, mask, label
         self.seen += 1
@@ -189,6 +194,8 @@ def _collect(
 ) -> None:
     """Step every game ``steps`` times, labelling each real decision with the teacher's
     choice from the seat's view; the teacher plays it (or a random legal action)."""
+    import numpy as np
+
     from madang.matgo.view import view
 
     obs, mask = vg.obs, vg.mask
@@ -211,6 +218,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     the summary also written to ``OUT/summary.json``."""
     cfg.check()
     torch = _require_torch()
+    import numpy as np
+
     from madang.bots import Budget, make_bot
     from madang.rl.vector import VectorGames
 
