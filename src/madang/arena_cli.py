@@ -10,7 +10,8 @@ games; in a game of more seats A meets the same bot in every other seat
 (``--others``), each deal played once with A at each seat, and ``--hands`` (or
 ``--games``) counts games. Counts are rounded up to whole deals. ``--preset`` and
 ``--rule NAME=VALUE`` (a JSON value, repeatable) choose the rules. A bot may be
-``learned:PATH``, a policy saved by ``examples/train_matgo_maskable_ppo.py``, or
+``learned:PATH``, a policy saved by ``madang train`` (``policy.npz``) or by
+``examples/train_matgo_maskable_ppo.py``, or
 ``cmd:COMMAND``, a program speaking the bot protocol (``docs/bot-protocol.md``), e.g.
 ``--a cmd:"python3 examples/bots/random_bot.py"``: ``--limit-ms`` is its hard limit per
 decision and ``--max-faults`` the faults in a game after which its seat plays default
@@ -115,8 +116,8 @@ def _limits(args: argparse.Namespace) -> BotLimits:
 
 
 def _load_learned(game: str, name: str) -> None:
-    """``learned:PATH``: a policy saved by the training example (``madang.rl.learned``,
-    the ``train`` extra), registered as a bot of ``game`` under that name."""
+    """``learned:PATH``: a policy saved by ``madang train`` or the training example
+    (``madang.rl.learned``), registered as a bot of ``game`` under that name."""
     kind, _, path = name.partition(":")
     if kind != "learned" or not path:
         return

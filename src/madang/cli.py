@@ -24,6 +24,7 @@ TOOL_CLIS = {
     "verify": "madang.verify_cli",
     "stats": "madang.stats.cli",
     "bot": "madang.bots.bridge",
+    "train": "madang.rl.train",
 }
 
 

@@ -1,4 +1,5 @@
-"""A policy trained with sb3-contrib's MaskablePPO as a bot (the ``train`` extra).
+"""A trained policy as a bot: a ``policy.npz`` of ``madang train`` (numpy only), or a
+model saved by sb3-contrib's MaskablePPO (the ``train`` extra).
 
 The bot sees what every bot sees, a seat's view and the legal action ids, and encodes
 the view with the game's encoding, so a policy trained on :mod:`madang.rl` environments
@@ -8,6 +9,7 @@ the bot ``learned:PATH`` of a game.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -17,18 +19,54 @@ import numpy as np
 from madang.bots import Budget, bot_names, register_bot
 from madang.rl.encoding import load_encoding
 
-__all__ = ["LearnedBot", "register_learned"]
+__all__ = ["LearnedBot", "NumpyPolicy", "register_learned"]
+
+
+class NumpyPolicy:
+    """A multilayer perceptron saved by ``madang train`` (``W0, b0, ...``; ReLU between
+    layers), evaluated with numpy: the logits of an observation."""
+
+    def __init__(self, path: str | Path) -> None:
+        from madang.core.errors import RuleConfigError
+
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                self.meta = json.loads(str(z["meta"]))
+                n = int(self.meta["layers"])
+                self.layers = [(z[f"W{i}"], z[f"b{i}"]) for i in range(n)]
+        except (OSError, KeyError, ValueError) as e:
+            raise RuleConfigError(f"{path} is not a policy saved by madang train: {e}") from None
+
+    def logits(self, obs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        x = obs.astype(np.float32)
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if i < len(self.layers) - 1:
+                x = np.maximum(x, 0)
+        return x
+
+    def predict(
+        self, obs: np.ndarray[Any, Any], action_masks: np.ndarray[Any, Any], deterministic: bool
+    ) -> tuple[int, None]:
+        """The likeliest legal action (the MaskablePPO ``predict`` shape)."""
+        z = np.where(action_masks, self.logits(obs), -np.inf)
+        return int(np.argmax(z)), None
 
 
 class LearnedBot:
-    """A saved MaskablePPO model playing ``game`` (deterministic: its likeliest action)."""
+    """A saved policy playing ``game`` (deterministic: its likeliest action): a ``.npz``
+    of ``madang train`` (:class:`NumpyPolicy`), else a MaskablePPO model."""
 
     def __init__(self, game: str, path: str | Path) -> None:
-        from sb3_contrib import MaskablePPO
-
         self.name = f"learned:{path}"
         self.encoding = load_encoding(game)
-        self.model = MaskablePPO.load(str(path), device="cpu")
+        self.model: Any
+        if str(path).endswith(".npz"):
+            self.model = NumpyPolicy(path)
+        else:
+            from sb3_contrib import MaskablePPO
+
+            self.model = MaskablePPO.load(str(path), device="cpu")
 
     def act(
         self, view: dict[str, Any], legal: list[Any], rng: random.Random, budget: Budget

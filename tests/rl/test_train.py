@@ -1,0 +1,118 @@
+"""``madang train matgo``: the command end to end at tiny sizes, its weights as a bot."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from madang.cli import main
+from madang.core.errors import RuleConfigError
+
+TINY = [
+    "--minutes",
+    "0.01",
+    "--games",
+    "4",
+    "--steps-per-round",
+    "3",
+    "--updates-per-round",
+    "4",
+    "--hidden",
+    "16",
+    "--teacher",
+    "normal",
+    "--eval-every",
+    "0.005",
+    "--eval-deals",
+    "2",
+    "--final-deals",
+    "3",
+    "--threads",
+    "1",
+]
+
+
+def test_without_the_train_extra_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch raises ImportError
+    assert main(["train", "matgo", "--out", str(tmp_path / "o"), *TINY]) == 2
+    assert "train extra" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    "bad", [["--explore", "1.5"], ["--minutes", "0"], ["--games", "0"], ["--hidden", "0"]]
+)
+def test_bad_settings_change_nothing(
+    tmp_path: Path, bad: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["train", "matgo", "--out", str(tmp_path / "o"), *TINY, *bad]) == 2
+    assert capsys.readouterr().err.startswith("madang: error: --")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_file_that_is_no_policy(tmp_path: Path) -> None:
+    from madang.rl.learned import NumpyPolicy
+
+    bad = tmp_path / "x.npz"
+    np.savez(bad, W0=np.zeros((2, 2)))
+    with pytest.raises(RuleConfigError, match="not a policy"):
+        NumpyPolicy(bad)
+
+
+def test_saved_weights_give_the_networks_logits(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.rl.learned import NumpyPolicy
+    from madang.rl.train import _mlp, save_policy
+
+    torch.manual_seed(0)
+    net = _mlp(torch, 10, (8, 6), 5)
+    save_policy(net, tmp_path / "p.npz", "matgo", {"seed": 0})
+    x = np.random.default_rng(0).normal(size=(3, 10)).astype(np.float32)
+    want = net(torch.from_numpy(x)).detach().numpy()
+    pol = NumpyPolicy(tmp_path / "p.npz")
+    assert np.allclose(pol.logits(x), want, atol=1e-5)
+    mask = np.array([False, True, False, True, False])
+    best = int(np.argmax(np.where(mask, want[0], -np.inf)))
+    assert pol.predict(x[0], mask, True)[0] == best
+
+
+def test_the_command_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    out = tmp_path / "run"
+    assert main(["train", "matgo", "--out", str(out), "--seed", "3", *TINY]) == 0
+    printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert printed["policy"] == str(out / "policy.npz") and printed["samples"] > 0
+    assert printed["games"] == 6 and printed["opponent"] == "greedy"
+    with (out / "curve.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) >= 2 and rows[0]["samples"] == "0" and int(rows[-1]["samples"]) > 0
+    assert all(r["points_per_game"] for r in rows)
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["final"]["games"] == 6
+    try:
+        import matplotlib  # noqa: F401 (the curve is drawn where it is installed)
+    except ImportError:
+        assert not (out / "curve.png").exists()
+    else:
+        assert (out / "curve.png").stat().st_size > 0
+
+    from madang.bots import Budget, make_bot
+    from madang.matgo.engine import new_game
+    from madang.matgo.view import view
+    from madang.rl.learned import register_learned
+
+    bot = make_bot("matgo", register_learned("matgo", out / "policy.npz"))
+    g = new_game(seed=4)
+    while not g.over:
+        legal = g.legal_actions()
+        a = bot.act(view(g, g.current), list(legal), random.Random(0), Budget())
+        assert a in legal
+        g.step(a)
