@@ -7,7 +7,7 @@ import { cardEl, cardName } from "./hwatu.js";
 import { t } from "./i18n.js";
 import { motion } from "./motion.js";
 import { sound } from "./sound.js";
-import { clear, h } from "./util.js";
+import { clear, fill, h } from "./util.js";
 
 export class FirstPickPanel {
   /** `send(msg)`: to the table's socket; `name(seat)`: a seat's name; `rule`: the
@@ -116,7 +116,8 @@ export class FirstPickPanel {
         : this.mine()
           ? t("firstpick.waiting")
           : t("firstpick.your_turn");
-    clear(this.el).append(
+    fill(
+      this.el,
       h(
         "div.card-panel",
         {},

@@ -3,7 +3,7 @@
 // everything; this page shows what it says and sends what the player sets.
 import { api, getMe } from "./api.js";
 import { errorText, t } from "./i18n.js";
-import { clear, fmtTime, h, toast } from "./util.js";
+import { fill, fmtTime, h, toast } from "./util.js";
 
 /** A money amount as the page writes it (no sign). */
 export function money(n) {
@@ -18,7 +18,7 @@ export function moneyPanel() {
     try {
       m = await api.get("/api/money");
     } catch (e) {
-      clear(box).append(h("p.error", {}, errorText(e)));
+      fill(box, h("p.error", {}, errorText(e)));
       return;
     }
     const r = m.refill;
@@ -40,7 +40,8 @@ export function moneyPanel() {
       },
       t("me.refill"),
     );
-    clear(box).append(
+    fill(
+      box,
       h("h2", {}, t("me.money")),
       h(
         "p.money-now",
@@ -194,8 +195,8 @@ export function selfcarePanel(config) {
         ),
       ),
     ];
-    clear(box).append(...parts.filter(Boolean));
+    fill(box, ...parts.filter(Boolean));
   }
-  api.get("/api/selfcare").then(render, (e) => clear(box).append(h("p.error", {}, errorText(e))));
+  api.get("/api/selfcare").then(render, (e) => fill(box, h("p.error", {}, errorText(e))));
   return box;
 }

@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { gameModule } from "./games.js";
 import { t } from "./i18n.js";
 import { seatNamer } from "./names.js";
-import { clear, h, link, toast } from "./util.js";
+import { fill, h, link, toast } from "./util.js";
 
 export async function replayPage(root, gameId) {
   const data = await api.get(`/api/games/${gameId}/replay`);
@@ -65,7 +65,8 @@ export async function replayPage(root, gameId) {
     try {
       const got = await api.get(`/api/games/${gameId}/review?seat=${seat}`);
       review = { seat, byIndex: new Map(got.review.decisions.map((d) => [d.index, d])) };
-      clear(reviewList).append(
+      fill(
+        reviewList,
         ...got.review.decisions.map((d) =>
           h(
             "li",
@@ -130,7 +131,7 @@ export async function replayPage(root, gameId) {
         h("div", {}, t("review.hand", { shanten: d.shanten, ukeire: d.ukeire, risk: d.risk })),
       );
     }
-    clear(reviewBox).append(...lines);
+    fill(reviewBox, ...lines);
     const card = d.best.split(" ")[1];
     if (card && d.best !== d.move) {
       // the best move's card or tile in the reviewed seat's hand (every hand is shown)
@@ -155,7 +156,7 @@ export async function replayPage(root, gameId) {
     pos.textContent = `${i} / ${frames.length - 1}`;
     slider.value = String(i);
     moveText.textContent = moveWords(f);
-    clear(log).append(...(f.events || []).map((e) => h("li", {}, mod.describeEvent(e, name))));
+    fill(log, ...(f.events || []).map((e) => h("li", {}, mod.describeEvent(e, name))));
     showReview(i);
   }
   function stop() {
