@@ -40,11 +40,12 @@ from madang.bots.base import LEVELS, BotLimits, Budget, _bots_of, make_agent
 from madang.core.errors import RuleConfigError
 from madang.core.registry import spec
 
-#: Games per pair at the default size, measured so that the default ladder of each game
-#: (its three levels, 100 ms a decision, two worker processes) ends in under 30 minutes
-#: on a shared two-core machine (docs/bots.md, "The strength ladder").
-DEFAULT_GAMES = {"matgo": 600, "mahjong": 2000}
-#: Games per pair of a game not measured yet.
+#: Games per pair at the default size, by the game's seats: measured so that the default
+#: ladder of each game (its three levels, 100 ms a decision, two worker processes) ends
+#: in under 30 minutes on a shared two-core machine (docs/bots.md, "The strength ladder":
+#: a two-seat search game costs about 1.2 s of wall time, a four-seat hand about 0.05 s).
+DEFAULT_GAMES = {2: 600, 4: 2000}
+#: Games per pair of a game of another number of seats.
 FALLBACK_GAMES = 200
 #: The standard deviation of the ratings' prior, in log-odds (about 4,000 Elo).
 PRIOR_SD = 10.0
@@ -61,7 +62,7 @@ def default_bots(game: str) -> list[str]:
 
 def default_games(game: str) -> int:
     """Games per pair at the default size of ``game``'s ladder."""
-    return DEFAULT_GAMES.get(game, FALLBACK_GAMES)
+    return DEFAULT_GAMES.get(spec(game).seats, FALLBACK_GAMES)
 
 
 def pairings(seats: int, n: int) -> list[tuple[int, int]]:
@@ -236,8 +237,8 @@ def run_ladder(
     if games < 1:
         raise RuleConfigError(f"the number of games must be positive, not {games}")
     limits = limits or BotLimits()
-    for b in bots:
-        make_agent(game, b, limits)  # an unknown bot fails before any game
+    for name in bots:
+        make_agent(game, name, limits)  # an unknown bot fails before any game
     budget = budget or Budget()
     deals = (games + g.seats - 1) // g.seats
     t0 = time.perf_counter()
