@@ -271,6 +271,7 @@ def run_ladder(
     _, levels = _bots_of(game)
     return {
         "game": game,
+        "seats": g.seats,
         "format": "two seats, seats swapped" if g.seats == 2 else f"1 against {g.seats - 1}",
         "bots": list(bots),
         "names": {b: levels.get(b, b) for b in bots},
