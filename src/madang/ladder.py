@@ -17,7 +17,10 @@ candidate term ``h`` is fitted as well, since one seat against three wins fewer 
 than it loses even between equal bots. A weak Gaussian prior (standard deviation
 :data:`PRIOR_SD` in log-odds) keeps a rating finite when a bot wins every game and fixes
 the mean rating at 0. Ratings are shown on the Elo scale (400 / ln 10 per unit of
-log-odds: +400 is ten to one), with a 95% interval from the fit's curvature.
+log-odds: +400 is ten to one), with a 95% interval from the fit's curvature. Since a
+bot may win fewer games but more points (mahjong's ``hard`` deals in less and wins
+bigger hands), a second rating is in points a game (:func:`points_ratings`, a weighted
+least-squares fit of the pairs' mean points).
 
 >>> r = run_ladder("matgo", ["first", "random"], games=4, seed=1, budget=Budget(None, 2))
 >>> [(p["a"], p["b"], p["games"]) for p in r["pairs"]]
@@ -89,7 +92,7 @@ def wilson(k: int, n: int) -> list[float] | None:
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return [round(centre - half, 4), round(centre + half, 4)]
+    return [round(max(0.0, centre - half), 4) + 0.0, round(min(1.0, centre + half), 4)]
 
 
 def _pair(bots: Sequence[str], a: int, b: int, r: dict[str, Any]) -> dict[str, Any]:
@@ -212,6 +215,60 @@ def fit_ratings(
     return out
 
 
+def points_ratings(bots: Sequence[str], pairs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A rating in points a game per bot: the weighted least-squares fit of every
+    measured pair's mean points, ``points(A, B) = r[A] - r[B]``, each pair weighted by
+    the inverse variance of its mean (from its 95% CI), the ratings summing to 0 (the
+    minimum-norm solution, ``numpy.linalg.pinv``); with a 95% interval from the fit's
+    covariance. In a game of more seats a pair is one bot against the others, so the
+    rating is in the candidate's points a game against a field of that bot.
+
+    >>> r = points_ratings(["x", "y"], [{"a": "x", "b": "y", "points": 4.0,
+    ...                                  "points_ci95": [2.04, 5.96]}])
+    >>> r["x"], r["y"]
+    ({'points': 2.0, 'ci95': [1.02, 2.98]}, {'points': -2.0, 'ci95': [-2.98, -1.02]})
+    """
+    import numpy as np
+
+    index = {b: i for i, b in enumerate(bots)}
+    x = np.zeros((len(pairs), len(bots)))
+    y = np.zeros(len(pairs))
+    w = np.ones(len(pairs))
+    for row, p in enumerate(pairs):
+        x[row, index[p["a"]]] += 1.0
+        x[row, index[p["b"]]] -= 1.0
+        y[row] = p["points"]
+        ci = p["points_ci95"]
+        if ci is not None and ci[1] > ci[0]:
+            w[row] = (2 * 1.96 / (ci[1] - ci[0])) ** 2
+    cov = np.linalg.pinv(x.T @ (w[:, None] * x))
+    theta = cov @ x.T @ (w * y)
+    se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+    return {
+        b: {
+            "points": round(float(theta[i]), 2) + 0.0,
+            "ci95": [
+                round(float(theta[i] - 1.96 * se[i]), 2) + 0.0,
+                round(float(theta[i] + 1.96 * se[i]), 2) + 0.0,
+            ],
+        }
+        for i, b in enumerate(bots)
+    }
+
+
+def rate(r: dict[str, Any]) -> dict[str, Any]:
+    """The ratings of a ladder from its pairs (the measured ones: in a two-seat game
+    each pair once), both the Bradley–Terry Elo and the points rating."""
+    bots = r["bots"]
+    order = {b: i for i, b in enumerate(bots)}
+    two = r["seats"] == 2
+    played = [p for p in r["pairs"] if not two or order[p["a"]] < order[p["b"]]]
+    return {
+        **fit_ratings(bots, played, not two),
+        "points_ratings": points_ratings(bots, played),
+    }
+
+
 def run_ladder(
     game: str,
     bots: Sequence[str],
@@ -242,7 +299,6 @@ def run_ladder(
     budget = budget or Budget()
     deals = (games + g.seats - 1) // g.seats
     t0 = time.perf_counter()
-    played: list[dict[str, Any]] = []
     cells: list[dict[str, Any]] = []
     for a, b in pairings(g.seats, len(bots)):
         if on_pair:
@@ -261,15 +317,13 @@ def run_ladder(
             progress=progress,
         )
         cell = _pair(bots, a, b, r)
-        played.append(cell)
         cells.append(cell)
         if g.seats == 2:
             cells.append(_mirror(cell))
     order = {b: i for i, b in enumerate(bots)}
     cells.sort(key=lambda c: (order[c["a"]], order[c["b"]]))
-    fit = fit_ratings(bots, played, g.seats > 2)  # a mirrored cell adds no games
     _, levels = _bots_of(game)
-    return {
+    out = {
         "game": game,
         "seats": g.seats,
         "format": "two seats, seats swapped" if g.seats == 2 else f"1 against {g.seats - 1}",
@@ -287,10 +341,11 @@ def run_ladder(
         },
         "workers": workers,
         "pairs": cells,
-        **fit,
         "elapsed_s": round(time.perf_counter() - t0, 1),
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    out.update(rate(out))
+    return out
 
 
 def _pts(x: float) -> str:
@@ -316,14 +371,18 @@ def markdown(r: dict[str, Any]) -> str:
         f"{r['deals_per_pair']} duplicate deals (seed {r['seed']}, preset {r['preset']}), "
         f"{think} a decision, {r['workers']} worker(s), {r['elapsed_s']:g} s.",
         "",
-        "| bot | plays as | rating (Elo) | 95% CI |",
-        "|---|---|---:|---|",
+        "| bot | plays as | rating (Elo) | 95% CI | points a game | 95% CI |",
+        "|---|---|---:|---|---:|---|",
     ]
-    ranked = sorted(r["bots"], key=lambda b: -r["ratings"][b]["elo"])
+    ranked = sorted(r["bots"], key=lambda b: -r["points_ratings"][b]["points"])
     for b in ranked:
         rt = r["ratings"][b]
         lo, hi = rt["ci95"]
-        lines.append(f"| {b} | {r['names'][b]} | {_elo(rt['elo'])} | {_elo(lo)} .. {_elo(hi)} |")
+        pt = r["points_ratings"][b]
+        lines.append(
+            f"| {b} | {r['names'][b]} | {_elo(rt['elo'])} | {_elo(lo)} .. {_elo(hi)} "
+            f"| {_pts(pt['points'])} | {_ci(pt['ci95'], _pts)} |"
+        )
     if "candidate_elo" in r:
         lines += [
             "",

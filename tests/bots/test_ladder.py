@@ -30,7 +30,7 @@ def test_a_tiny_matgo_round_robin_is_complete_and_symmetric() -> None:
         assert (p["wins_a"], p["wins_b"], p["draws"]) == (q["wins_b"], q["wins_a"], q["draws"])
         assert p["wins_a"] + p["wins_b"] + p["draws"] == 6
     assert r["names"] == {"first": "first", "random": "random", "normal": "greedy"}
-    assert set(r["ratings"]) == set(r["bots"]) and r["converged"]
+    assert set(r["ratings"]) == set(r["points_ratings"]) == set(r["bots"]) and r["converged"]
     assert math.isclose(sum(x["elo"] for x in r["ratings"].values()), 0, abs_tol=0.5)
     assert "candidate_elo" not in r
 
@@ -54,6 +54,9 @@ def test_a_stronger_level_is_rated_above_random() -> None:
     normal, rand = r["ratings"]["normal"], r["ratings"]["random"]
     assert normal["ci95"][0] > 0 > rand["ci95"][1]
     assert normal["elo"] > rand["elo"] + 200
+    by_points = r["points_ratings"]
+    assert by_points["normal"]["ci95"][0] > 0 > by_points["random"]["ci95"][1]
+    assert by_points["normal"]["points"] == -by_points["random"]["points"]
     (p,) = [p for p in r["pairs"] if p["a"] == "normal"]
     assert p["points_ci95"][0] > 0 and p["win_rate_ci95"][0] > 0.5
 
@@ -67,6 +70,23 @@ def test_the_rating_fit_recovers_a_known_odds_ratio() -> None:
     assert abs(gap - 400 * math.log10(3)) < 1.5
     lo, hi = fit["ratings"]["x"]["ci95"]
     assert lo < fit["ratings"]["x"]["elo"] < hi and hi - lo < 200
+
+
+def test_the_points_rating_fits_every_pair_by_its_precision() -> None:
+    """Three bots whose pairs agree (x−y 2, y−z 4, x−z 6) give ratings 2 apart and 4
+    apart, summing to 0; a pair measured less precisely counts less."""
+    pairs = [
+        {"a": "x", "b": "y", "points": 2.0, "points_ci95": [1.0, 3.0]},
+        {"a": "y", "b": "z", "points": 4.0, "points_ci95": [3.0, 5.0]},
+        {"a": "x", "b": "z", "points": 6.0, "points_ci95": [5.0, 7.0]},
+    ]
+    r = ladder.points_ratings(["x", "y", "z"], pairs)
+    assert [r[b]["points"] for b in "xyz"] == [pytest.approx(8 / 3, abs=0.01),
+                                               pytest.approx(2 / 3, abs=0.01),
+                                               pytest.approx(-10 / 3, abs=0.01)]  # fmt: skip
+    pairs[2] = {**pairs[2], "points": 9.0, "points_ci95": [-1.0, 19.0]}  # noisy: weak pull
+    r2 = ladder.points_ratings(["x", "y", "z"], pairs)
+    assert 6 < r2["x"]["points"] - r2["z"]["points"] < 6.2
 
 
 def test_wilson_interval() -> None:

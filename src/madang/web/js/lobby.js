@@ -484,7 +484,9 @@ function botLadderPanel(lad) {
     panel.append(h("p.empty", {}, t("rank.bots_none")));
     return panel;
   }
-  const ranked = [...lad.bots].sort((a, b) => lad.ratings[b].elo - lad.ratings[a].elo);
+  const ranked = [...lad.bots].sort(
+    (a, b) => lad.points_ratings[b].points - lad.points_ratings[a].points,
+  );
   const ci = (c, f) => (c ? `${f(c[0])} ~ ${f(c[1])}` : "");
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   panel.append(
@@ -500,6 +502,8 @@ function botLadderPanel(lad) {
           h("th", {}, "#"),
           h("th", {}, t("rank.bots_bot")),
           h("th", {}, t("rank.rating")),
+          h("th", {}, t("rank.bots_ci")),
+          h("th", {}, t("rank.bots_points_rating")),
           h("th", {}, t("rank.bots_ci")),
         ),
       ),
@@ -517,6 +521,12 @@ function botLadderPanel(lad) {
               "td",
               {},
               ci(lad.ratings[b].ci95, (x) => signed(x, 0)),
+            ),
+            h("td", {}, signed(lad.points_ratings[b].points, 2)),
+            h(
+              "td",
+              {},
+              ci(lad.points_ratings[b].ci95, (x) => signed(x, 2)),
             ),
           ),
         ),
