@@ -68,10 +68,7 @@ def test_the_ranking_page_shows_the_computer_players_strength(
         page.reload()
         for game in ("matgo", "mahjong"):
             page.click(f".tabs button[data-game='{game}']")
-            page.wait_for_selector("#bot-ladder", timeout=30_000)
-            page.wait_for_function(
-                f"document.querySelector('.tabs button.on')?.dataset.game === '{game}'"
-            )
+            page.wait_for_selector(f"#bot-ladder[data-game='{game}']", timeout=30_000)
             panel = page.locator("#bot-ladder")
             heading = panel.locator("h2").inner_text()
             assert heading == ("컴퓨터 실력" if lang == "ko" else "Computer players' strength")

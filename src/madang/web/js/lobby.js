@@ -478,8 +478,12 @@ function signed(x, digits) {
 /** The strength ladder of the computer players (`GET /api/ladder`, written by
  * `madang arena ladder GAME --publish`): a rating per bot and every pair's points and
  * wins, each with its 95% interval. */
-function botLadderPanel(lad) {
-  const panel = h("section.card-panel#bot-ladder", {}, h("h2", {}, t("rank.bots_title")));
+function botLadderPanel(game, lad) {
+  const panel = h(
+    "section.card-panel#bot-ladder",
+    { dataset: { game } },
+    h("h2", {}, t("rank.bots_title")),
+  );
   if (!lad) {
     panel.append(h("p.empty", {}, t("rank.bots_none")));
     return panel;
@@ -686,7 +690,7 @@ export async function leaderboardPage(root) {
         t(game === "matgo" ? "rank.note_matgo" : "rank.note_mahjong", { n: data.min_games }),
       ),
     );
-    clear(box).append(weekPanel, ladder, botLadderPanel(bots.games[game]));
+    clear(box).append(weekPanel, ladder, botLadderPanel(game, bots.games[game]));
   }
   for (const g of ["matgo", "mahjong"])
     tabs.append(
