@@ -46,7 +46,8 @@ from madang.core.registry import spec
 #: Games per pair at the default size, by the game's seats: measured so that the default
 #: ladder of each game (its three levels, 100 ms a decision, two worker processes) ends
 #: in under 30 minutes on a shared two-core machine (docs/bots.md, "The strength ladder":
-#: a two-seat search game costs about 1.2 s of wall time, a four-seat hand about 0.05 s).
+#: a two-seat game with the search costs about 1.1 s of a worker's wall time, a four-seat
+#: hand about 0.13 s; measured at this size: 663 s and 796 s).
 DEFAULT_GAMES = {2: 600, 4: 2000}
 #: Games per pair of a game of another number of seats.
 FALLBACK_GAMES = 200
