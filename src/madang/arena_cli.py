@@ -3,6 +3,7 @@
     madang arena matgo --a hard --b greedy --games 2000 --workers 2 [--seed S] [--json]
                        [--records DIR] [--budget-ms N] [--iterations N]
     madang arena mahjong --a hard --others normal --hands 2000 [--preset yangpan] …
+    madang arena ladder GAME [--bots a,b,c] [--games N] [--jobs J] [--out DIR] [--publish]
 
 Every registered game with an arena gets a sub-command. In a two-seat game bot A meets
 bot B (``--b``), each deal played twice with the seats swapped, and ``--games`` counts
@@ -15,7 +16,8 @@ games; in a game of more seats A meets the same bot in every other seat
 ``--a cmd:"python3 examples/bots/random_bot.py"``: ``--limit-ms`` is its hard limit per
 decision and ``--max-faults`` the faults in a game after which its seat plays default
 moves; the result counts its faults. A Rich progress bar goes to standard error;
-``--json`` prints the result as one object on standard output.
+``--json`` prints the result as one object on standard output. ``arena ladder`` plays
+every level round robin (:mod:`madang.ladder`, ``docs/bots.md``).
 """
 
 from __future__ import annotations
