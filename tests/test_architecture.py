@@ -147,6 +147,7 @@ def test_the_store_raises_its_own_errors() -> None:
 GENERIC_FILES = [
     SRC / "arena.py",
     SRC / "arena_cli.py",
+    SRC / "ladder.py",
     SRC / "bots" / "base.py",
     SRC / "bots" / "external.py",
 ]

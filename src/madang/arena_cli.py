@@ -3,6 +3,7 @@
     madang arena matgo --a hard --b greedy --games 2000 --workers 2 [--seed S] [--json]
                        [--records DIR] [--budget-ms N] [--iterations N]
     madang arena mahjong --a hard --others normal --hands 2000 [--preset yangpan] …
+    madang arena ladder GAME [--bots a,b,c] [--games N] [--jobs J] [--out DIR] [--publish]
 
 Every registered game with an arena gets a sub-command. In a two-seat game bot A meets
 bot B (``--b``), each deal played twice with the seats swapped, and ``--games`` counts
@@ -16,13 +17,15 @@ games; in a game of more seats A meets the same bot in every other seat
 ``--a cmd:"python3 examples/bots/random_bot.py"``: ``--limit-ms`` is its hard limit per
 decision and ``--max-faults`` the faults in a game after which its seat plays default
 moves; the result counts its faults. A Rich progress bar goes to standard error;
-``--json`` prints the result as one object on standard output.
+``--json`` prints the result as one object on standard output. ``arena ladder`` plays
+every level round robin (:mod:`madang.ladder`, ``docs/bots.md``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +42,7 @@ def register_cli(sub: Any) -> None:
     """Add ``arena`` and a sub-command per registered game to the ``madang`` parser."""
     arena = sub.add_parser("arena", help="bots against bots on duplicate deals, with statistics")
     asub = arena.add_subparsers(dest="arena_game", required=True)
+    _ladder_parser(asub)
     for name in games():
         g = spec(name)
         if g.deal is None:
@@ -79,6 +83,14 @@ def register_cli(sub: Any) -> None:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=1, help="worker processes")
+    _play_options(p)
+    p.add_argument("--records", metavar="DIR", default=None, help="write every game's record")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _play_options(p: argparse.ArgumentParser) -> None:
+    """The options of how bots play: seed, budget, limits of a ``cmd:`` bot."""
     p.add_argument("--seed", type=int, default=0, help="match seed: fixes every deal")
     p.add_argument("--budget-ms", type=float, default=100.0, help="time per decision (ms)")
     p.add_argument("--iterations", type=int, default=None, help="search samples per decision")
@@ -99,9 +111,85 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=3,
         help="faults of a cmd: bot in one game before its seat plays default moves",
     )
-    p.add_argument("--records", metavar="DIR", default=None, help="write every game's record")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _ladder_parser(asub: Any) -> None:
+    """``madang arena ladder GAME``: every level round robin (:mod:`madang.ladder`)."""
+    names = [g for g in games() if spec(g).deal is not None]
+    p = asub.add_parser(
+        "ladder",
+        help="every level of a game round robin on duplicate deals: points, wins, ratings",
+    )
+    p.add_argument("ladder_game", metavar="GAME", choices=names, help=", ".join(names))
+    p.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated bots (levels, names, learned:PATH, cmd:COMMAND); "
+        "default: the game's levels",
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="games per pair (default: the measured default size of the game)",
+    )
+    p.add_argument("--out", default="ladder", metavar="DIR", help="where to write the tables")
+    p.add_argument(
+        "--jobs",
+        "--workers",
+        dest="workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: the machine's cores)",
+    )
+    p.add_argument("--preset", default="default", help="rules preset (e.g. yangpan)")
+    p.add_argument(
+        "--publish",
+        action="store_true",
+        help="also write the JSON the server shows (src/madang/data/ladder_GAME.json)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _play_options(p)
+    p.set_defaults(handler=_run_ladder)
+
+
+def _run_ladder(args: argparse.Namespace) -> int:
+    from madang import ladder
+
+    game = args.ladder_game
+    bots = (
+        ladder.default_bots(game)
+        if args.bots is None
+        else [b.strip() for b in args.bots.split(",") if b.strip()]
+    )
+    count = ladder.default_games(game) if args.games is None else args.games
+    if args.workers < 1:
+        raise RuleConfigError(f"the number of workers must be positive, not {args.workers}")
+    limits = _limits(args)
+    for name in bots:
+        _load_learned(game, name)
+    seats = spec(game).seats
+    matches = len(ladder.pairings(seats, len(bots)))
+    per = (count + seats - 1) // seats * seats
+    advance, close = _progress(matches * per, f"{game} ladder", not args.no_progress)
+    try:
+        result = ladder.run_ladder(
+            game,
+            bots,
+            games=count,
+            seed=args.seed,
+            workers=args.workers,
+            budget=_budget(args),
+            preset=args.preset,
+            limits=limits,
+            progress=advance,
+        )
+    finally:
+        close()
+    sys.stdout.write(ladder.markdown(result))
+    for note in ladder.write(result, Path(args.out), publish=args.publish):
+        sys.stderr.write(note + "\n")
+    return 0
 
 
 def _budget(args: argparse.Namespace) -> Budget:

@@ -4,10 +4,13 @@ Monday 00:00 UTC) and the rating ladder, each listing only players with at least
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
@@ -153,3 +156,35 @@ def test_week_start_is_monday_midnight_utc() -> None:
     # 08:00 on Monday in Seoul is still Sunday in UTC: the week is UTC's
     seoul = datetime(2026, 12, 7, 8, 0, tzinfo=UTC) - timedelta(hours=9)
     assert store.week_start(seoul.astimezone(UTC)) == datetime(2026, 11, 30, tzinfo=UTC)
+
+
+def test_the_ladder_of_the_computer_players(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``GET /api/ladder``: the ladder JSON shipped in the package (``madang arena ladder
+    GAME --publish``) per game, null where none was published; a bad game is refused."""
+    from madang import ladder
+
+    monkeypatch.setattr(ladder, "DATA_DIR", tmp_path)
+    assert client.get("/api/ladder").json() == {"games": {"matgo": None, "mahjong": None}}
+    shipped = {"game": "matgo", "bots": ["easy", "hard"], "ratings": {"easy": {"elo": -100}}}
+    (tmp_path / "ladder_matgo.json").write_text(json.dumps(shipped), encoding="utf-8")
+    assert client.get("/api/ladder").json()["games"] == {"matgo": shipped, "mahjong": None}
+    assert client.get("/api/ladder?game=matgo").json() == {"games": {"matgo": shipped}}
+    r = client.get("/api/ladder?game=go")
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_request")
+
+
+def test_the_published_ladders_are_complete() -> None:
+    """The ladders shipped with the package (if any) have every pair and a rating per bot."""
+    from madang import ladder
+
+    for game in ("matgo", "mahjong"):
+        data = ladder.published(game)
+        if data is None:
+            continue
+        bots = data["bots"]
+        cells = {(p["a"], p["b"]) for p in data["pairs"]}
+        assert cells == {(a, b) for a in bots for b in bots if a != b}
+        assert set(data["ratings"]) == set(bots)
+        assert all(p["points_ci95"] is not None for p in data["pairs"])

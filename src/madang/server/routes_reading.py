@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from madang.ladder import published
 from madang.server import store
 from madang.server.chat import catalogue as chat_catalogue
 from madang.server.deps import (
@@ -194,3 +195,14 @@ async def get_week_ranking(
         "until": (since + timedelta(days=7)).isoformat().replace("+00:00", "Z"),
         "entries": entries,
     }
+
+
+@router.get("/api/ladder")
+async def get_ladder(game: str | None = None) -> dict[str, Any]:
+    """The strength ladder of the computer players shipped with this version
+    (``madang arena ladder GAME --publish``): per game its pairs' points and wins with
+    95% intervals and a rating per bot, or null where none was published."""
+    if game is not None and game not in games():
+        raise WireError("bad_request", f"unknown game {game!r}")
+    chosen = games() if game is None else [game]
+    return {"games": {g: await asyncio.to_thread(published, g) for g in chosen}}

@@ -465,6 +465,129 @@ function nameCell(e) {
   return h("td", {}, e.bot ? `🤖 ${displayName(e.username)}` : displayName(e.username));
 }
 
+/** A bot's name on the ladder: its level in words (초급 …) or the name it was run as. */
+function botLabel(name) {
+  return ["easy", "normal", "hard"].includes(name) ? t(`level.${name}`) : name;
+}
+
+/** A signed number with a true minus sign, to `digits` decimals. */
+function signed(x, digits) {
+  const s = Math.abs(x).toFixed(digits);
+  return x < 0 ? `−${s}` : `+${s}`;
+}
+
+/** The strength ladder of the computer players (`GET /api/ladder`, written by
+ * `madang arena ladder GAME --publish`): a rating per bot and every pair's points and
+ * wins, each with its 95% interval. */
+function botLadderPanel(game, lad) {
+  const panel = h(
+    "section.card-panel#bot-ladder",
+    { dataset: { game } },
+    h("h2", {}, t("rank.bots_title")),
+  );
+  if (!lad) {
+    panel.append(h("p.empty", {}, t("rank.bots_none")));
+    return panel;
+  }
+  const ranked = [...lad.bots].sort(
+    (a, b) => lad.points_ratings[b].points - lad.points_ratings[a].points,
+  );
+  const ci = (c, f) => (c ? `${f(c[0])} ~ ${f(c[1])}` : "");
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  panel.append(
+    h(
+      "table.list#bot-ratings",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", {}, "#"),
+          h("th", {}, t("rank.bots_bot")),
+          h("th", {}, t("rank.rating")),
+          h("th", {}, t("rank.bots_ci")),
+          h("th", {}, t("rank.bots_points_rating")),
+          h("th", {}, t("rank.bots_ci")),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        ranked.map((b, i) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, i + 1),
+            h("td", {}, `🤖 ${botLabel(b)}`),
+            h("td", {}, signed(lad.ratings[b].elo, 0)),
+            h(
+              "td",
+              {},
+              ci(lad.ratings[b].ci95, (x) => signed(x, 0)),
+            ),
+            h("td", {}, signed(lad.points_ratings[b].points, 2)),
+            h(
+              "td",
+              {},
+              ci(lad.points_ratings[b].ci95, (x) => signed(x, 2)),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "table.list#bot-pairs",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", {}, t("rank.bots_a")),
+          h("th", {}, t("rank.bots_b")),
+          h("th", {}, t("rank.bots_points")),
+          h("th", {}, t("rank.bots_ci")),
+          h("th", {}, t("rank.bots_winrate")),
+          h("th", {}, t("rank.bots_ci")),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        lad.pairs.map((p) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, botLabel(p.a)),
+            h("td", {}, botLabel(p.b)),
+            h(`td.${p.points >= 0 ? "plus" : "minus"}`, {}, signed(p.points, 2)),
+            h(
+              "td",
+              {},
+              ci(p.points_ci95, (x) => signed(x, 2)),
+            ),
+            h("td", {}, p.win_rate === null ? "" : pct(p.win_rate)),
+            h("td", {}, ci(p.win_rate_ci95, pct)),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "p.rank-note",
+      { "data-testid": "bot-ladder-note" },
+      t(lad.seats > 2 ? "rank.bots_note_field" : "rank.bots_note", {
+        games: lad.games_per_pair,
+        ms: lad.budget.ms ?? "-",
+        date: lad.finished.slice(0, 10),
+      }),
+    ),
+  );
+  return panel;
+}
+
 /** This week's game money won (since Monday 00:00 UTC), then the rating ladder, each
  * with what it means in plain words (U17). */
 export async function leaderboardPage(root) {
@@ -474,9 +597,10 @@ export async function leaderboardPage(root) {
   async function show(game) {
     for (const b of tabs.querySelectorAll("button"))
       b.classList.toggle("on", b.dataset.game === game);
-    const [week, data] = await Promise.all([
+    const [week, data, bots] = await Promise.all([
       api.get(`/api/ranking/week?game=${game}&limit=50`),
       api.get(`/api/leaderboard?game=${game}&limit=50`),
+      api.get(`/api/ladder?game=${game}`),
     ]);
     const weekPanel = h(
       "section.card-panel#week-panel",
@@ -567,7 +691,7 @@ export async function leaderboardPage(root) {
         t(game === "matgo" ? "rank.note_matgo" : "rank.note_mahjong", { n: data.min_games }),
       ),
     );
-    clear(box).append(weekPanel, ladder);
+    clear(box).append(weekPanel, ladder, botLadderPanel(game, bots.games[game]));
   }
   for (const g of ["matgo", "mahjong"])
     tabs.append(
