@@ -11,14 +11,12 @@ Screenshots go to ``artifacts/``. Skipped when ``/usr/bin/chromium`` is missing.
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.serving import serve
 
 CHROMIUM = shutil.which("chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -33,7 +31,6 @@ GAMES = {"matgo": 1}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
 
     from madang import stats
     from madang.server import db, store
@@ -64,21 +61,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         c.execute(db.tables.update().values(status="closed"))
     eng.dispose()
     app = create_app(ServerConfig(database_url=url, review_samples=60))
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(10)
+    with serve(app) as base:
+        yield base
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.serving import serve
 
 CHROMIUM = shutil.which("chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -33,7 +31,6 @@ pytestmark = pytest.mark.skipif(
 @contextlib.contextmanager
 def _serving(tmp: Path, **settings: Any) -> Iterator[tuple[str, Any]]:
     """The app on uvicorn in a thread (SQLite in ``tmp``): its URL and its engine."""
-    import uvicorn
 
     from madang.server.app import create_app
     from madang.server.config import ServerConfig
@@ -41,21 +38,8 @@ def _serving(tmp: Path, **settings: Any) -> Iterator[tuple[str, Any]]:
     url = f"sqlite:///{tmp / 'madang.sqlite3'}"
     app = create_app(ServerConfig(database_url=url, deal_seed=100, argon2_time_cost=1,
                                   argon2_memory_kib=8192, **settings))  # fmt: skip
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", app.state.hub.engine
-    finally:
-        srv.should_exit = True
-        thread.join(10)
+    with serve(app) as base:
+        yield base, app.state.hub.engine
 
 
 @pytest.fixture(scope="module")
