@@ -1,6 +1,7 @@
 """One conformance test of the game contract (:mod:`madang.core.game`), run over every
-registered game and preset — and over a toy game registered by the test alone, to show
-that a new game needs nothing outside its own file and one registration line.
+registered game and preset — and over the games registered by the test alone: a toy
+game, to show that a new game needs nothing outside its own file and one registration
+line, and 고스톱 until the browser has its board (``docs/rules/gostop.md``).
 
 Random games, through the contract only: legal actions non-empty exactly while the game
 runs and only for the seats asked, distinct int ids whose notation

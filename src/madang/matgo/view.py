@@ -1,7 +1,7 @@
-"""What a seat may know of a Matgo game: :func:`view`.
+"""What a seat may know of a game of the Go-Stop family (맞고, 고스톱): :func:`view`.
 
 Bots, the server and RL code all see a game through this one function. A seat sees its
-own hand exactly, the opponent's hand as a count plus the cards a 흔들기 or 총통 showed,
+own hand exactly, each other hand as a count plus the cards a 흔들기 or 총통 showed,
 the draw pile as a count; a spectator (``seat=None``) sees no hand at all. The deck order
 never appears. A view is what the seat knows, not the help a person reads beside it:
 the piles laid out by kind, 족보 progress and points, the 박 warnings and the multipliers
@@ -178,18 +178,18 @@ def _warnings(captured: list[int], p: int, went_go: bool, rules: MatgoRules) -> 
     """The 박 ``p`` risks now: those it would pay if one of the others won now (each
     once, in :func:`~madang.matgo.scoring.bak_risks`' order). Where 고박 is not a 박
     (고스톱: the loser in 고박 pays every share), ``gobak`` reads ``dokbak``."""
-    risks: list[str] = []
-    for o in range(len(captured)):
+    own = captured[p]
+    found: set[str] = set()
+    for o, theirs in enumerate(captured):
         if o != p:
-            risks += [
-                r for r in bak_risks(captured[p], captured[o], went_go, rules) if r not in risks
-            ]
-    if not rules.gobak_doubles_share:
-        risks = ["dokbak" if r == "gobak" else r for r in risks]
-    return sorted(risks, key=_RISK_ORDER.index)
+            found.update(bak_risks(own, theirs, went_go, rules))
+    risks = [r for r in _RISK_ORDER if r in found]
+    if went_go and not rules.gobak_doubles_share:
+        risks[-1] = "dokbak"  # gobak, always the last
+    return risks
 
 
-_RISK_ORDER = ("pibak", "gwangbak", "meongtta", "meongbak", "gobak", "dokbak")
+_RISK_ORDER = ("pibak", "gwangbak", "meongtta", "meongbak", "gobak")
 
 
 def annotate(v: dict[str, Any]) -> dict[str, Any]:
