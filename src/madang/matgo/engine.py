@@ -1196,7 +1196,7 @@ def rules_class(game: object) -> type[MatgoRules]:
         if game == cls.GAME:
             return cls
         stack += cls.__subclasses__()
-    raise RecordError(f"not a game of the Go-Stop family: {game!r}")
+    raise RecordError(f"no rules of the Go-Stop family are loaded for the game {game!r}")
 
 
 def _others(n: int, seat: int) -> list[int]:
