@@ -28,13 +28,26 @@ TOOL_CLIS = {
 }
 
 
+#: The command groups of games not registered yet, and their modules: their records and
+#: scoring work before the layers that play them (고스톱 registers with its browser board,
+#: ``docs/rules/gostop.md``). A game's registered ``GameSpec.cli`` replaces its entry.
+UNREGISTERED_GAME_CLIS = {"gostop": "madang.gostop.cli"}
+
+
 def command_groups() -> dict[str, str]:
     """Every command group and its module: each registered game's own (its
-    ``GameSpec.cli``), then the tools."""
+    ``GameSpec.cli``), the unregistered games' (:data:`UNREGISTERED_GAME_CLIS`), then the
+    tools."""
+    return {**game_command_groups(), **TOOL_CLIS}
+
+
+def game_command_groups() -> dict[str, str]:
+    """The command groups of the games: the registered ones (with ``madang GAME
+    review``) first, then :data:`UNREGISTERED_GAME_CLIS`."""
     from madang.core.registry import games, spec
 
-    own = {g: spec(g).cli for g in games()}
-    return {**{g: m for g, m in own.items() if m}, **TOOL_CLIS}
+    own = {g: m for g in games() if (m := spec(g).cli)}
+    return {**own, **{g: m for g, m in UNREGISTERED_GAME_CLIS.items() if g not in own}}
 
 
 Handler = Callable[[argparse.Namespace], int]
@@ -45,13 +58,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="madang", description="Matgo and Korean mahjong: engines, scoring and play."
     )
+    from madang.core.registry import games
+
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module_name in command_groups().items():
         if only is not None and name != only:
             continue
         module = importlib.import_module(module_name)
         module.register_cli(sub)
-        if name not in TOOL_CLIS:
+        if name in games():  # the review plays a game through its registered contract
             _add_review(sub.choices[name], name)
     return parser
 

@@ -1,6 +1,7 @@
 """One conformance test of the game contract (:mod:`madang.core.game`), run over every
-registered game and preset — and over a toy game registered by the test alone, to show
-that a new game needs nothing outside its own file and one registration line.
+registered game and preset — and over the games registered by the test alone: a toy
+game, to show that a new game needs nothing outside its own file and one registration
+line, and 고스톱 until the browser has its board (``docs/rules/gostop.md``).
 
 Random games, through the contract only: legal actions non-empty exactly while the game
 runs and only for the seats asked, distinct int ids whose notation
@@ -32,19 +33,27 @@ from madang.bots import Budget, make_bot
 from madang.core.errors import InvalidActionError, MadangError
 from madang.core.game import Session
 from madang.core.registry import games, register_spec, spec, unregister_spec
+from madang.gostop import game as gostop
 from madang.rl.encoding import load_encoding
 
-CASES = [(g, p) for g in games() for p in spec(g).presets()] + [("pairs", "default")]
-GAMES_PER_CASE = {"matgo": 4, "mahjong": 2, "pairs": 20}
+#: Games registered by the tests alone: the toy game, and 고스톱 until the browser has a
+#: board of three seats (``docs/rules/gostop.md``).
+TEST_SPECS = (toy.SPEC, gostop.SPEC)
+CASES = [(g, p) for g in games() for p in spec(g).presets()] + [
+    (s.name, p) for s in TEST_SPECS for p in s.presets()
+]
+GAMES_PER_CASE = {"matgo": 4, "mahjong": 2, "pairs": 20, "gostop": 6}
 FORGED = ["", "x", "play", "discard 9z", "pass pass", "0 go", "\u0000", "play a1 a2", "ron"]
 NOT_IDS: list[object] = [-1, 10**6, True, 1.0, "go", "play a1", None]
 
 
 @pytest.fixture(autouse=True)
 def toy_registered() -> Iterator[None]:
-    register_spec(toy.SPEC)  # the one registration line
+    for game in TEST_SPECS:
+        register_spec(game)  # the one registration line
     yield
-    unregister_spec("pairs")
+    for game in TEST_SPECS:
+        unregister_spec(game.name)
 
 
 def parsed(s: Session) -> Callable[[str], int | None]:
@@ -191,7 +200,7 @@ def test_unknown_games_and_presets_are_typed_errors() -> None:
             spec(game).session("no-such-preset", 1)
 
 
-@pytest.mark.parametrize("game", ["matgo", "mahjong", "pairs"])
+@pytest.mark.parametrize("game", ["matgo", "mahjong", "pairs", "gostop"])
 def test_a_resampled_world_plays_on_without_touching_the_session(game: str) -> None:
     rng = random.Random(7)
     s = spec(game).session(spec(game).presets()[0], 7)
@@ -206,7 +215,7 @@ def test_a_resampled_world_plays_on_without_touching_the_session(game: str) -> N
     assert (views(s), json.dumps(s.record(), default=str), s.match_scores()) == before
 
 
-@pytest.mark.parametrize("game", ["matgo", "mahjong", "pairs"])
+@pytest.mark.parametrize("game", ["matgo", "mahjong", "pairs", "gostop"])
 def test_the_match_is_the_cores_and_ends_when_the_rules_say(game: str) -> None:
     """Games in series through the generic match (:class:`madang.core.match.Match`):
     each finished game's payments go into the balances when the next is dealt, the game

@@ -3,9 +3,10 @@
 The turn engine is :mod:`madang.matgo.engine` (one engine for 맞고 and 고스톱: the seat
 count and the stop score are rules values, ``gostop.md`` §12); this package holds the
 rules options of ``gostop.md`` §10 and their presets, and the records of §11
-(:mod:`madang.gostop.record`). Not built yet (issue 28, later steps): 광팔기 with four
-seats and 쇼당 in the engine, the ``madang gostop`` commands, the registration on the
-game contract, views, bots, server and browser.
+(:mod:`madang.gostop.record`). The session on the game
+contract is :mod:`madang.gostop.game` (not registered among the built-in games yet) and
+the ``madang gostop`` commands :mod:`madang.gostop.cli`. Not built yet (issue 28, later
+steps): 광팔기 with four seats and 쇼당 in the engine, bots, server and browser.
 
 >>> from madang.matgo.engine import new_game
 >>> game = new_game(GostopRules(), seed=1)

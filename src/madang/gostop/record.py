@@ -3,7 +3,7 @@
 A record is the seat count, the rules, 선, the 나가리 carry, the seats barred from `die`
 (4 players), the whole deck top first and the moves in the order the game asked for
 them; replaying it gives the identical game. Not built yet: 4 players (광팔기) and 쇼당
-in the engine, and the ``madang gostop`` commands (issue 28, later steps).
+in the engine (issue 28, later steps).
 
 >>> from madang.matgo.engine import new_game
 >>> from madang.gostop.rules import GostopRules
@@ -157,5 +157,5 @@ def summary(state: MatgoState) -> dict[str, Any]:
 
 
 def replay_json(obj: Any) -> dict[str, Any]:
-    """Replay a record and summarise it (what ``madang gostop replay --json`` will print)."""
+    """Replay a record and summarise it (what ``madang gostop replay --json`` prints)."""
     return summary(replay(obj))

@@ -1,5 +1,5 @@
 """The 고스톱 settlement calculator (``gostop.md`` §11, what ``madang gostop score --json``
-will print once the game is registered): a won game's captured piles in, S and what each
+prints): a won game's captured piles in, S and what each
 of the two losers pays out, 독박 included.
 
 >>> score_json({"winner": ["01g", "03g", "08g"], "losers": [["11g"], []]})["pays"]

@@ -1047,7 +1047,8 @@ class MatgoState:
     @classmethod
     def _from_view(cls, v: dict[str, Any], seat: int, rng: random.Random) -> MatgoState:
         pub = v["public"]
-        s = cls.blank(MatgoRules.from_dict(pub["rules"]), dealer=v["dealer"], carry=v["carry"])
+        rules = rules_class(v.get("game", "matgo")).from_dict(pub["rules"])
+        s = cls.blank(rules, dealer=v["dealer"], carry=v["carry"])
         s.mission = mission_by_name(v["mission"]) if v["mission"] else None
         for group in v["floor"]:
             m = group["month"]
@@ -1179,6 +1180,23 @@ _NO_EXTRAS: Final = [0] * 13
 _AFTER: Final = {
     n: tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(2, 5)
 }
+
+
+def rules_class(game: object) -> type[MatgoRules]:
+    """The rules class of a game of the Go-Stop family by its name (a view's ``game``):
+    :class:`~madang.matgo.rules.MatgoRules` or a subclass loaded in this process (고스톱's
+    :class:`~madang.gostop.rules.GostopRules`). Another name raises RecordError.
+
+    >>> rules_class("matgo").__name__
+    'MatgoRules'
+    """
+    stack: list[type[MatgoRules]] = [MatgoRules]
+    while stack:
+        cls = stack.pop()
+        if game == cls.GAME:
+            return cls
+        stack += cls.__subclasses__()
+    raise RecordError(f"no rules of the Go-Stop family are loaded for the game {game!r}")
 
 
 def _others(n: int, seat: int) -> list[int]:

@@ -1,7 +1,7 @@
-"""What a seat may know of a Matgo game: :func:`view`.
+"""What a seat may know of a game of the Go-Stop family (맞고, 고스톱): :func:`view`.
 
 Bots, the server and RL code all see a game through this one function. A seat sees its
-own hand exactly, the opponent's hand as a count plus the cards a 흔들기 or 총통 showed,
+own hand exactly, each other hand as a count plus the cards a 흔들기 or 총통 showed,
 the draw pile as a count; a spectator (``seat=None``) sees no hand at all. The deck order
 never appears. A view is what the seat knows, not the help a person reads beside it:
 the piles laid out by kind, 족보 progress and points, the 박 warnings and the multipliers
@@ -37,13 +37,13 @@ from madang.matgo.cards import (
     parse_card,
     pi_value,
 )
-from madang.matgo.engine import MatgoState, Phase
+from madang.matgo.engine import MatgoState, Phase, rules_class
 from madang.matgo.rules import MatgoRules
 from madang.matgo.scoring import bak_risks, jokbo_items
 
 
 class MatgoHelp(TypedDict):
-    """The help a person reads beside a Matgo view (:func:`help_of`), per seat (0, 1)."""
+    """The help a person reads beside a Matgo view (:func:`help_of`), per seat."""
 
     warnings: list[list[str]]
     """The 박 the seat risks now (``pibak``, ``gwangbak``, ``meongtta``, ``gobak``)."""
@@ -64,16 +64,23 @@ _GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
 
 
 def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
-    """A JSON-able dict of what ``seat`` (0, 1, or ``None`` for a spectator) may know."""
-    if seat not in (0, 1, None):
-        raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+    """A JSON-able dict of what ``seat`` (a seat of the game's ``rules.players``, or
+    ``None`` for a spectator) may know."""
+    check_seat(seat, state.rules.players)
     return seat_view(public_view(state), state, seat)
+
+
+def check_seat(seat: object, players: int) -> None:
+    """A ValueError unless ``seat`` is one of ``players`` seats or ``None`` (a spectator)."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+        seats = ", ".join(map(str, range(players - 1)))
+        raise ValueError(f"seat must be {seats}, {players - 1} or None, not {seat!r}")
 
 
 def seat_view(public: dict[str, Any], state: MatgoState, seat: int | None) -> dict[str, Any]:
     """``seat``'s view from the state's :func:`public_view` (computed once for every
     seat of one position): the public part plus the seat's own hand and moves."""
-    out: dict[str, Any] = {"game": "matgo", "seat": seat}
+    out: dict[str, Any] = {"game": state.rules.GAME, "seat": seat}
     out.update(public)
     if seat is not None:
         out["hand"] = codes_of(state.hands[seat])
@@ -86,6 +93,7 @@ def public_view(state: MatgoState) -> dict[str, Any]:
     """What everyone may know of the position (every key of :func:`view` but ``game``,
     ``seat``, ``hand`` and ``sheet``; no help, :func:`help_of`). Treat it as
     read-only: the views of one position share its parts."""
+    seats = range(len(state.hands))
     floor = []
     for m in range(1, 13):
         cards = state.floor & MONTH_MASK[m]
@@ -103,12 +111,12 @@ def public_view(state: MatgoState) -> dict[str, Any]:
         "dealer": state.dealer,
         "phase": state.phase.name.lower(),
         "pending": state.pending(),
-        "hand_counts": [state.hands[0].bit_count(), state.hands[1].bit_count()],
-        "revealed": [codes_of(state.revealed[p] & state.hands[p]) for p in (0, 1)],
+        "hand_counts": [h.bit_count() for h in state.hands],
+        "revealed": [codes_of(state.revealed[p] & state.hands[p]) for p in seats],
         "floor": floor,
         "pile": len(state.pile),
-        "captured": [codes_of(state.captured[0]), codes_of(state.captured[1])],
-        "scores": [state.score(0), state.score(1)],
+        "captured": [codes_of(c) for c in state.captured],
+        "scores": [state.score(p) for p in seats],
         "go": list(state.go_count),
         "shakes": list(state.shakes),
         "tokens": list(state.tokens),
@@ -116,7 +124,7 @@ def public_view(state: MatgoState) -> dict[str, Any]:
         "carry": state.carry,
         "mission": state.mission.name if state.mission else None,
         "gukjin": _GUKJIN[state.gukjin_mode],
-        "gukjin_as": [_gukjin_as(state, p) for p in (0, 1)],
+        "gukjin_as": [_gukjin_as(state, p) for p in seats],
         "mission_info": _mission_info(state),
         "last_played": _last_played(state),
         "stop_now": _stop_now(state),
@@ -150,21 +158,38 @@ def help_of(v: dict[str, Any]) -> MatgoHelp:
     points by category), ``progress`` (cards of each kind and set), ``piles`` (its
     captured pile as the board lays it out) and ``in_force`` (the multipliers its score
     would get whatever the piles)."""
-    rules = _rules(tuple(sorted(v["public"]["rules"].items())))
+    rules = _rules(v.get("game", "matgo"), tuple(sorted(v["public"]["rules"].items())))
     captured = [_mask(codes) for codes in v["captured"]]
     as_pi = [a == "pi" for a in v["gukjin_as"]]
+    seats = range(len(captured))
     return {
-        "warnings": [
-            bak_risks(captured[p], captured[1 - p], v["go"][p] > 0, rules) for p in (0, 1)
-        ],
+        "warnings": [_warnings(captured, p, v["go"][p] > 0, rules) for p in seats],
         "score_items": [
             [{"name": i.name, "points": i.points} for i in jokbo_items(captured[p], as_pi[p])]
-            for p in (0, 1)
+            for p in seats
         ],
-        "progress": [_progress(captured[p], as_pi[p]) for p in (0, 1)],
-        "piles": [_piles(captured[p], as_pi[p]) for p in (0, 1)],
-        "in_force": [_in_force(v, p) for p in (0, 1)],
+        "progress": [_progress(captured[p], as_pi[p]) for p in seats],
+        "piles": [_piles(captured[p], as_pi[p]) for p in seats],
+        "in_force": [_in_force(v, p) for p in seats],
     }
+
+
+def _warnings(captured: list[int], p: int, went_go: bool, rules: MatgoRules) -> list[str]:
+    """The 박 ``p`` risks now: those it would pay if one of the others won now (each
+    once, in :func:`~madang.matgo.scoring.bak_risks`' order). Where 고박 is not a 박
+    (고스톱: the loser in 고박 pays every share), ``gobak`` reads ``dokbak``."""
+    own = captured[p]
+    found: set[str] = set()
+    for o, theirs in enumerate(captured):
+        if o != p:
+            found.update(bak_risks(own, theirs, went_go, rules))
+    risks = [r for r in _RISK_ORDER if r in found]
+    if went_go and not rules.gobak_doubles_share:
+        risks[-1] = "dokbak"  # gobak, always the last
+    return risks
+
+
+_RISK_ORDER = ("pibak", "gwangbak", "meongtta", "meongbak", "gobak")
 
 
 def annotate(v: dict[str, Any]) -> dict[str, Any]:
@@ -174,9 +199,9 @@ def annotate(v: dict[str, Any]) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=64)
-def _rules(items: tuple[tuple[str, Any], ...]) -> MatgoRules:
-    """The rules of a view's ``public.rules`` (as sorted items: hashable)."""
-    return MatgoRules.from_dict(dict(items))
+def _rules(game: str, items: tuple[tuple[str, Any], ...]) -> MatgoRules:
+    """The rules of a view's ``game`` and ``public.rules`` (as sorted items: hashable)."""
+    return rules_class(game).from_dict(dict(items))
 
 
 def _mask(codes: list[str]) -> int:
@@ -240,7 +265,7 @@ def _mission_info(state: MatgoState) -> dict[str, Any] | None:
     mission = state.mission
     if mission is None:
         return None
-    held = [codes_of(state.captured[p] & mission.cards) for p in (0, 1)]
+    held = [codes_of(c & mission.cards) for c in state.captured]
     return {
         "name": mission.name,
         "cards": codes_of(mission.cards),
@@ -252,13 +277,15 @@ def _mission_info(state: MatgoState) -> dict[str, Any] | None:
 
 def _last_played(state: MatgoState) -> list[str | None]:
     """The last card each seat played from its hand (a 폭탄's played card included)."""
-    out: list[str | None] = [None, None]
+    out: list[str | None] = [None] * len(state.hands)
+    left = len(out)
     for e in reversed(state.events):
         kind = e[0]
         if kind in ("play", "bonus_play", "bomb") and out[e[1]] is None:
             card = e[2] if kind != "bomb" else (e[3] & -e[3]).bit_length() - 1
             out[e[1]] = CODES[card]
-            if out[0] is not None and out[1] is not None:
+            left -= 1
+            if not left:
                 break
     return out
 
