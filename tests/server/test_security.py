@@ -251,6 +251,12 @@ def test_nfkc_name_is_stored_normalised(client: TestClient) -> None:
     assert user["username"] == "JiYoung"
 
 
+def test_a_name_keeps_its_hangul_jamo_as_typed(client: TestClient) -> None:
+    """ㅋㅋ in a name is not turned into syllable parts (NFKC would: then refused)."""
+    user = register(client, "ㅋㅋ민수")
+    assert user["username"] == "ㅋㅋ민수"
+
+
 # ---------------------------------------------------------------------- 11. sessions
 
 

@@ -60,15 +60,29 @@ def name_key(name: str) -> str:
     return key.replace("rn", "m").replace("vv", "w")
 
 
+# NFKC, except for the Hangul compatibility jamo (ㅋㅋ, ㅠㅠ), which it would turn into
+# conjoining jamo that render as parts of syllables (and that a name's pattern refuses).
+_NOT_JAMO = re.compile(r"[^\u3131-\u318e]+")
+
+
+def nfkc(text: str) -> str:
+    """``text`` in Unicode's NFKC, keeping the Hangul compatibility jamo as typed.
+
+    >>> nfkc("ＡＢＣ ㅋㅋ")
+    'ABC ㅋㅋ'
+    """
+    return _NOT_JAMO.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+
+
 def check_username(name: object) -> str:
-    """A valid user name, normalised (NFKC), else ``bad_request``.
+    """A valid user name, normalised (:func:`nfkc`), else ``bad_request``.
 
     3–20 Latin letters, digits, ``_``, ``-`` or Hangul; no control, format or invisible
     character; not a look-alike of a bot's or a guest's name.
     """
     if not isinstance(name, str) or len(name) > 80:
         raise WireError("bad_request", "a name is 3-20 letters, digits, _ or -")
-    name = unicodedata.normalize("NFKC", name)
+    name = nfkc(name)
     if not _NAME.match(name) or name.endswith("\n"):
         raise WireError("bad_request", "a name is 3-20 letters (Latin or Hangul), digits, _ or -")
     if name_key(name).startswith(tuple(name_key(r) for r in RESERVED)):

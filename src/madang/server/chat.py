@@ -34,7 +34,7 @@ from limits import parse_many
 from limits.storage import Storage
 from limits.strategies import MovingWindowRateLimiter
 
-from madang.server.auth import Counters
+from madang.server.auth import Counters, nfkc
 from madang.server.wire import WireError
 
 __all__ = [
@@ -83,15 +83,6 @@ _INVISIBLE: Final = frozenset("\u115f\u1160\u3164\uffa0")
 # the line and paragraph separators.
 _REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _SPACES: Final = re.compile(r"\s+")
-# NFKC, except for the Hangul compatibility jamo (ㅋㅋ, ㅠㅠ), which it would turn into
-# conjoining jamo that render as parts of syllables.
-_NOT_JAMO: Final = re.compile(r"[^\u3131-\u318e]+")
-
-
-def _nfkc(m: re.Match[str]) -> str:
-    return unicodedata.normalize("NFKC", m.group())
-
-
 _MAX_MARKS: Final = 2
 """Combining marks allowed on one character (no "Zalgo" text spilling over the table)."""
 
@@ -134,7 +125,7 @@ def check_text(value: object) -> str:
             raise WireError(
                 "bad_chat", "chat text may not hold control, direction or invisible characters"
             )
-    text = _SPACES.sub(" ", _NOT_JAMO.sub(_nfkc, value)).strip()
+    text = _SPACES.sub(" ", nfkc(value)).strip()
     if not 1 <= len(text) <= TEXT_MAX:
         raise WireError("bad_chat", f"chat text is 1-{TEXT_MAX} characters")
     if any(unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _INVISIBLE for ch in text):
