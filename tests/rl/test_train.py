@@ -146,6 +146,30 @@ def test_the_command_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
         g.step(a)
 
 
+def test_two_threads_label_in_a_worker_process(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.rl.train import TrainConfig, train
+
+    cfg = TrainConfig(
+        minutes=0.01,
+        out=tmp_path / "w",
+        threads=2,
+        teacher="normal",
+        games=4,
+        steps_per_round=2,
+        updates_per_round=1,
+        hidden=(8,),
+        eval_deals=0,
+        final_deals=1,
+        bc_share=1.0,
+    )
+    summary = train(cfg, log=lambda _: None)
+    # the worker's states (at least one step of its 4 games) joined the learner's
+    assert summary["worker_samples"] > 0
+    assert summary["samples"] > summary["worker_samples"]
+    assert summary["ppo_steps"] == 0 and summary["bc_policy"] is None
+
+
 def test_gae_of_a_finished_episode() -> None:
     from madang.rl.ppo import gae
 

@@ -222,6 +222,102 @@ class _Samples:
         self.seen += 1
         self.n = min(self.cap, self.n + 1)
 
+    def extend(
+        self, obs: npt.NDArray[Any], mask: npt.NDArray[Any], label: npt.NDArray[Any]
+    ) -> None:
+        """Add a batch of labelled states (a worker's round)."""
+        for k in range(len(label)):
+            self.add(obs[k], mask[k], int(label[k]))
+
+    def take(self) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
+        """Everything held, oldest first, copied (a worker's round to send), then empty."""
+        got = (self.obs[: self.n].copy(), self.mask[: self.n].copy(), self.label[: self.n].copy())
+        self.n = self.seen = 0
+        return got
+
+
+def _label_worker(
+    seed: int,
+    games: int,
+    teacher: str,
+    iterations: int,
+    steps: int,
+    explore: float,
+    out: Any,
+    stop: Any,
+) -> None:
+    """A labelling process (``--threads`` above 1): its own games and teacher, each step's
+    labelled states sent to ``out`` as arrays, until ``stop`` is set (at least one step)."""
+    from madang.bots import Budget, make_bot
+    from madang.rl.vector import VectorGames
+
+    rng = random.Random(seed)
+    vg = VectorGames("matgo", games, seed=seed)
+    vg.reset()
+    bot, budget = make_bot("matgo", teacher), Budget(None, iterations)
+    enc = vg.encoding
+    mine = _Samples(enc.obs_size, enc.num_actions, games)
+    while True:
+        _collect(vg, bot, budget, mine, 1, explore, rng)
+        out.put(mine.take())
+        if stop.is_set():
+            return
+
+
+class _Labellers:
+    """``n`` labelling processes beside the learner (started with ``spawn``: the learner's
+    torch threads are not forked); :meth:`drain` moves what they sent into ``samples``."""
+
+    def __init__(self, n: int, cfg: TrainConfig) -> None:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        self.queue = ctx.Queue()
+        self.stop = ctx.Event()
+        self.received = 0
+        self.procs = [
+            ctx.Process(
+                target=_label_worker,
+                args=(
+                    cfg.seed * 1000 + 101 + k,
+                    cfg.games,
+                    cfg.teacher,
+                    cfg.teacher_iterations,
+                    cfg.steps_per_round,
+                    cfg.explore,
+                    self.queue,
+                    self.stop,
+                ),
+                daemon=True,
+            )
+            for k in range(n)
+        ]
+        for p in self.procs:
+            p.start()
+
+    def drain(self, samples: _Samples) -> int:
+        """Add every round received so far to ``samples``; how many states."""
+        import queue
+
+        got = 0
+        while True:
+            try:
+                obs, mask, label = self.queue.get_nowait()
+            except queue.Empty:
+                return got
+            samples.extend(obs, mask, label)
+            got += len(label)
+            self.received += len(label)
+
+    def close(self, samples: _Samples) -> None:
+        """Stop the workers, keeping what they sent until they end."""
+        self.stop.set()
+        while any(p.is_alive() for p in self.procs):
+            self.drain(samples)
+            for p in self.procs:
+                p.join(timeout=0.05)
+        self.drain(samples)
+
 
 def _collect(
     vg: Any,
@@ -264,7 +360,10 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     from madang.bots import Budget, make_bot
     from madang.rl.vector import VectorGames
 
-    torch.set_num_threads(cfg.threads)
+    # --threads N: N - 1 labelling processes beside the learner while it clones (its
+    # torch on one thread meanwhile), all N threads for torch while it fine-tunes
+    workers = cfg.threads - 1 if cfg.bc_share > 0 else 0
+    torch.set_num_threads(1 if workers else cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     out = Path(cfg.out)
@@ -316,10 +415,13 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
             csv.DictWriter(f, CURVE_FIELDS).writerow(row)
         return row
 
+    labellers = _Labellers(workers, cfg) if workers else None
     checkpoint(cfg.eval_deals, cfg.seed + 1)  # the untrained network: random's level
     next_eval = time.perf_counter() + cfg.eval_every * 60
     while cfg.bc_share > 0:  # at least one round, however short the stage
         _collect(vg, teacher, budget, samples, cfg.steps_per_round, cfg.explore, rng)
+        if labellers is not None:
+            labellers.drain(samples)
         net.train()
         losses, hits, seen = [], 0, 0
         for _ in range(cfg.updates_per_round if samples.n else 0):
@@ -346,6 +448,11 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         if now >= next_eval:
             checkpoint(cfg.eval_deals, cfg.seed + 1)
             next_eval = time.perf_counter() + cfg.eval_every * 60
+    worker_samples = 0
+    if labellers is not None:
+        labellers.close(samples)
+        worker_samples = labellers.received
+        torch.set_num_threads(cfg.threads)
     bc_s = time.perf_counter() - t0
     bc_row: dict[str, Any] | None = None
     if cfg.bc_share < 1:  # the clone, evaluated and kept, is where fine-tuning starts
@@ -378,6 +485,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         "train_s": round(train_s, 1),
         "bc_s": round(bc_s, 1),
         "samples": samples.seen,
+        "worker_samples": worker_samples,
         "ppo_steps": ppo_steps,
         "policy": str(policy_path),
         "bc_policy": str(out / "bc.npz") if bc_row is not None else None,
@@ -488,7 +596,12 @@ def register_cli(sub: Any) -> None:
     m.add_argument("--minutes", type=float, default=d.minutes, help="wall time for training")
     m.add_argument("--seed", type=int, default=d.seed)
     m.add_argument("--out", default=str(d.out), help="folder for policy.npz, curve.csv, ...")
-    m.add_argument("--threads", type=int, default=d.threads, help="torch's threads")
+    m.add_argument(
+        "--threads",
+        type=int,
+        default=d.threads,
+        help="cores: N - 1 labelling processes while cloning, N torch threads after",
+    )
     m.add_argument("--teacher", default=d.teacher, help="the Matgo bot to clone")
     m.add_argument("--teacher-iterations", type=int, default=d.teacher_iterations)
     m.add_argument("--games", type=int, default=d.games, help="games stepped together")
