@@ -525,9 +525,9 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, opponent: str) -> bool:
         capsize=3,
     )
     ax.axhline(0, color="grey", lw=0.5)
-    ppo = [r["wall_s"] / 60 for r in rows if r.get("stage") == "ppo"]
-    if ppo:
-        ax.axvline(ppo[0], color="tab:orange", ls="--", lw=1, label="cloning → PPO")
+    bc = [r["wall_s"] / 60 for r in rows if r.get("stage") == "bc"]
+    if bc and any(r.get("stage") == "ppo" for r in rows):  # the clone's row: PPO starts
+        ax.axvline(bc[-1], color="tab:orange", ls="--", lw=1, label="cloning → PPO")
         ax.legend(loc="lower right")
     ax.set_xlabel("wall time (minutes)")
     ax.set_ylabel(f"points per game vs {opponent} (95% CI)")
