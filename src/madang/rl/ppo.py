@@ -114,13 +114,15 @@ class Rollouts:
         self._points = [0.0] * n
 
     def collect(
-        self, torch: Any, net: Any, critic: Any, size: int, lam_gamma: tuple[float, float]
+        self, torch: Any, net: Any, critic: Any, size: int, gamma_lam: tuple[float, float]
     ) -> Batch:
+        """Play on until the games finished since the call hold ``size`` learner decisions
+        (forced ones, a single legal action, included); their batch with GAE(γ, λ)."""
         import numpy as np
 
         from madang.matgo.view import view
 
-        gamma, lam = lam_gamma
+        gamma, lam = gamma_lam
         vg = self.vg
         done_eps: list[list[_Step]] = []
         have = 0
