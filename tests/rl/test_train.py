@@ -1,4 +1,5 @@
-"""``madang train matgo``: the command end to end at tiny sizes, its weights as a bot."""
+"""``madang train matgo``: the command end to end at tiny sizes (cloning, then PPO), its
+weights as a bot, the PPO stage's parts."""
 
 from __future__ import annotations
 
@@ -35,6 +36,14 @@ TINY = [
     "3",
     "--threads",
     "1",
+    "--bc-share",
+    "0.5",
+    "--ppo-games",
+    "4",
+    "--ppo-rollout",
+    "24",
+    "--ppo-epochs",
+    "1",
 ]
 
 
@@ -48,7 +57,16 @@ def test_without_the_train_extra_a_clear_error(
 
 
 @pytest.mark.parametrize(
-    "bad", [["--explore", "1.5"], ["--minutes", "0"], ["--games", "0"], ["--hidden", "0"]]
+    "bad",
+    [
+        ["--explore", "1.5"],
+        ["--minutes", "0"],
+        ["--games", "0"],
+        ["--hidden", "0"],
+        ["--bc-share", "1.5"],
+        ["--ppo-rollout", "0"],
+        ["--ppo-entropy", "-1"],
+    ],
 )
 def test_bad_settings_change_nothing(
     tmp_path: Path, bad: list[str], capsys: pytest.CaptureFixture[str]
@@ -93,10 +111,20 @@ def test_the_command_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert printed["games"] == 6 and printed["opponent"] == "greedy"
     with (out / "curve.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    assert len(rows) >= 2 and rows[0]["samples"] == "0" and int(rows[-1]["samples"]) > 0
+    assert len(rows) >= 3 and rows[0]["samples"] == "0" and int(rows[-1]["samples"]) > 0
     assert all(r["points_per_game"] for r in rows)
+    # cloning first, then fine-tuning: the stage marked, PPO decisions counted
+    stages = [r["stage"] for r in rows]
+    assert stages[0] == "bc" and stages[-1] == "ppo" and stages == sorted(stages)
+    assert rows[-1]["samples"] == [r for r in rows if r["stage"] == "bc"][-1]["samples"]
+    assert int(rows[-1]["ppo_steps"]) >= 24 and printed["ppo_steps"] == int(rows[-1]["ppo_steps"])
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    assert summary["final"]["games"] == 6
+    assert summary["final"]["games"] == 6 and summary["bc_end"]["stage"] == "bc"
+    from madang.rl.learned import NumpyPolicy
+
+    bc, final = NumpyPolicy(out / "bc.npz"), NumpyPolicy(out / "policy.npz")
+    assert final.meta["ppo_steps"] > 0 and "ppo_steps" not in bc.meta
+    assert not all(np.array_equal(a[0], b[0]) for a, b in zip(bc.layers, final.layers, strict=True))
     try:
         import matplotlib  # noqa: F401 (the curve is drawn where it is installed)
     except ImportError:
@@ -116,3 +144,76 @@ def test_the_command_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
         a = bot.act(view(g, g.current), list(legal), random.Random(0), Budget())
         assert a in legal
         g.step(a)
+
+
+def test_two_threads_label_in_a_worker_process(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.rl.train import TrainConfig, train
+
+    cfg = TrainConfig(
+        minutes=0.01,
+        out=tmp_path / "w",
+        threads=2,
+        teacher="normal",
+        games=4,
+        steps_per_round=2,
+        updates_per_round=1,
+        hidden=(8,),
+        eval_deals=0,
+        final_deals=1,
+        bc_share=1.0,
+    )
+    summary = train(cfg, log=lambda _: None)
+    # the worker's states (at least one step of its 4 games) joined the learner's
+    assert summary["worker_samples"] > 0
+    assert summary["samples"] > summary["worker_samples"]
+    assert summary["ppo_steps"] == 0 and summary["bc_policy"] is None
+
+
+def test_gae_of_a_finished_episode() -> None:
+    from madang.rl.ppo import gae
+
+    adv, ret = gae([0.0, 0.0, 3.0], [1.0, 2.0, 0.5], gamma=0.9, lam=0.5)
+    d = [0.0 + 0.9 * 2.0 - 1.0, 0.0 + 0.9 * 0.5 - 2.0, 3.0 - 0.5]  # the TD errors
+    want = [d[0] + 0.45 * (d[1] + 0.45 * d[2]), d[1] + 0.45 * d[2], d[2]]
+    assert np.allclose(adv, want) and np.allclose(ret, np.add(want, [1.0, 2.0, 0.5]))
+
+
+def test_rollouts_credit_the_learners_points_and_the_loss_decreases() -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.bots import Budget, make_bot
+    from madang.rl.ppo import PPOSettings, Rollouts, ppo_loss, ppo_update
+    from madang.rl.train import _mlp
+    from madang.rl.vector import VectorGames
+
+    torch.manual_seed(0)
+    vg = VectorGames("matgo", 4, seed=5)
+    vg.reset()
+    net = _mlp(torch, vg.encoding.obs_size, (32,), vg.encoding.num_actions)
+    critic = _mlp(torch, vg.encoding.obs_size, (32,), 1)
+    roll = Rollouts(vg, make_bot("matgo", "greedy"), Budget(None, 32), random.Random(0), 10.0)
+    batch = roll.collect(torch, net, critic, 64, (1.0, 1.0))
+    assert len(batch) >= 64 and roll.returns and roll.steps >= len(batch)
+    # every action sampled was legal; the games' points were paid
+    assert batch.mask[np.arange(len(batch)), batch.action].all()
+    assert any(roll.returns) and batch.ret.any()
+    s = PPOSettings(lr=3e-3, epochs=1, batch=len(batch), entropy=0.0)
+    t = {
+        "obs": torch.from_numpy(batch.obs),
+        "mask": torch.from_numpy(batch.mask),
+        "action": torch.from_numpy(batch.action),
+        "logp": torch.from_numpy(batch.logp),
+        "advantage": torch.from_numpy(
+            (batch.advantage - batch.advantage.mean()) / (batch.advantage.std() + 1e-8)
+        ),
+        "ret": torch.from_numpy(batch.ret),
+    }
+    with torch.no_grad():
+        before, _ = ppo_loss(torch, net, critic, t, s)
+    opt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=s.lr)
+    for _ in range(20):
+        ppo_update(torch, net, critic, opt, batch, s, random.Random(1))
+    with torch.no_grad():
+        after, parts = ppo_loss(torch, net, critic, t, s)
+    assert float(after) < float(before)
+    assert parts["entropy"] >= 0

@@ -1,6 +1,8 @@
-"""``madang train matgo``: a Matgo policy from nothing, by behaviour cloning (the ``train`` extra).
+"""``madang train matgo``: a Matgo policy from nothing, by behaviour cloning then masked PPO
+(the ``train`` extra).
 
-The recipe (``docs/rl/train.md``):
+The recipe (``docs/rl/train.md``), the first ``--bc-share`` of ``--minutes`` cloning (1-3),
+the rest fine-tuning (5):
 
 1. **States** come from the batched engine (:class:`~madang.rl.vector.VectorGames`):
    ``--games`` games stepped together, each decision played by the teacher, or (a share
@@ -14,11 +16,16 @@ The recipe (``docs/rl/train.md``):
    minibatches drawn from everything collected so far, between rounds of collection.
 4. **Evaluation**: every ``--eval-every`` minutes, and at the end, the student plays
    ``greedy`` in the arena on duplicate deals (both seats of each deal); win rate and
-   points per game with 95% confidence intervals go to ``curve.csv`` beside the wall time.
+   points per game with 95% confidence intervals go to ``curve.csv`` beside the wall time
+   and the stage (``bc`` or ``ppo``).
+5. **Fine-tuning** (:mod:`madang.rl.ppo`): the cloned policy plays ``--opponent`` on the
+   batched engine and learns from the points of its games by masked PPO (a critic, GAE,
+   the clipped objective, an entropy bonus).
 
 ``--out`` receives ``policy.npz`` (the weights: numpy arrays, so play needs no torch;
-the bot ``learned:OUT/policy.npz``), ``curve.csv``, ``summary.json`` and, where
-matplotlib is installed, ``curve.png``.
+the bot ``learned:OUT/policy.npz``), ``bc.npz`` (the policy at the end of cloning, the
+same format), ``curve.csv``, ``summary.json`` and, where matplotlib is installed,
+``curve.png``.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from madang.core.errors import RuleConfigError
+from madang.rl.ppo import PPOSettings, Rollouts, ppo_update
 
 if TYPE_CHECKING:  # numpy and torch are the extras' (imported when the command runs)
     import numpy.typing as npt
@@ -44,7 +52,9 @@ __all__ = ["CURVE_FIELDS", "TrainConfig", "evaluate", "register_cli", "save_poli
 #: The columns of ``curve.csv``.
 CURVE_FIELDS = (
     "wall_s",
+    "stage",
     "samples",
+    "ppo_steps",
     "loss",
     "accuracy",
     "opponent",
@@ -79,6 +89,26 @@ class TrainConfig:
     eval_deals: int = 200
     final_deals: int = 1000
     opponent: str = "greedy"
+    bc_share: float = 0.4
+    ppo_games: int = 64
+    ppo_lr: float = 1e-4
+    ppo_rollout: int = 2048
+    ppo_epochs: int = 4
+    ppo_clip: float = 0.2
+    ppo_entropy: float = 0.01
+    reward_scale: float = 10.0
+
+    def ppo(self) -> PPOSettings:
+        """The fine-tuning stage's settings."""
+        return PPOSettings(
+            lr=self.ppo_lr,
+            rollout=self.ppo_rollout,
+            epochs=self.ppo_epochs,
+            batch=self.batch,
+            clip=self.ppo_clip,
+            entropy=self.ppo_entropy,
+            reward_scale=self.reward_scale,
+        )
 
     def check(self) -> None:
         """Bad settings raise :class:`RuleConfigError` before anything runs."""
@@ -92,6 +122,12 @@ class TrainConfig:
             "eval_every": self.eval_every,
             "lr": self.lr,
             "teacher_iterations": self.teacher_iterations,
+            "ppo_games": self.ppo_games,
+            "ppo_lr": self.ppo_lr,
+            "ppo_rollout": self.ppo_rollout,
+            "ppo_epochs": self.ppo_epochs,
+            "ppo_clip": self.ppo_clip,
+            "reward_scale": self.reward_scale,
         }
         for name, value in positive.items():
             if not value > 0:
@@ -100,6 +136,10 @@ class TrainConfig:
             raise RuleConfigError("--updates-per-round and the deal counts cannot be negative")
         if not 0 <= self.explore <= 1:
             raise RuleConfigError(f"--explore must lie in [0, 1], not {self.explore}")
+        if not 0 <= self.bc_share <= 1:
+            raise RuleConfigError(f"--bc-share must lie in [0, 1], not {self.bc_share}")
+        if self.ppo_entropy < 0:
+            raise RuleConfigError(f"--ppo-entropy cannot be negative, not {self.ppo_entropy}")
         if not self.hidden or min(self.hidden) < 1:
             raise RuleConfigError(f"--hidden must be positive layer widths, not {self.hidden}")
 
@@ -182,6 +222,102 @@ class _Samples:
         self.seen += 1
         self.n = min(self.cap, self.n + 1)
 
+    def extend(
+        self, obs: npt.NDArray[Any], mask: npt.NDArray[Any], label: npt.NDArray[Any]
+    ) -> None:
+        """Add a batch of labelled states (a worker's round)."""
+        for k in range(len(label)):
+            self.add(obs[k], mask[k], int(label[k]))
+
+    def take(self) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
+        """Everything held, oldest first, copied (a worker's round to send), then empty."""
+        got = (self.obs[: self.n].copy(), self.mask[: self.n].copy(), self.label[: self.n].copy())
+        self.n = self.seen = 0
+        return got
+
+
+def _label_worker(
+    seed: int,
+    games: int,
+    teacher: str,
+    iterations: int,
+    steps: int,
+    explore: float,
+    out: Any,
+    stop: Any,
+) -> None:
+    """A labelling process (``--threads`` above 1): its own games and teacher, each step's
+    labelled states sent to ``out`` as arrays, until ``stop`` is set (at least one step)."""
+    from madang.bots import Budget, make_bot
+    from madang.rl.vector import VectorGames
+
+    rng = random.Random(seed)
+    vg = VectorGames("matgo", games, seed=seed)
+    vg.reset()
+    bot, budget = make_bot("matgo", teacher), Budget(None, iterations)
+    enc = vg.encoding
+    mine = _Samples(enc.obs_size, enc.num_actions, games)
+    while True:
+        _collect(vg, bot, budget, mine, 1, explore, rng)
+        out.put(mine.take())
+        if stop.is_set():
+            return
+
+
+class _Labellers:
+    """``n`` labelling processes beside the learner (started with ``spawn``: the learner's
+    torch threads are not forked); :meth:`drain` moves what they sent into ``samples``."""
+
+    def __init__(self, n: int, cfg: TrainConfig) -> None:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        self.queue = ctx.Queue()
+        self.stop = ctx.Event()
+        self.received = 0
+        self.procs = [
+            ctx.Process(
+                target=_label_worker,
+                args=(
+                    cfg.seed * 1000 + 101 + k,
+                    cfg.games,
+                    cfg.teacher,
+                    cfg.teacher_iterations,
+                    cfg.steps_per_round,
+                    cfg.explore,
+                    self.queue,
+                    self.stop,
+                ),
+                daemon=True,
+            )
+            for k in range(n)
+        ]
+        for p in self.procs:
+            p.start()
+
+    def drain(self, samples: _Samples) -> int:
+        """Add every round received so far to ``samples``; how many states."""
+        import queue
+
+        got = 0
+        while True:
+            try:
+                obs, mask, label = self.queue.get_nowait()
+            except queue.Empty:
+                return got
+            samples.extend(obs, mask, label)
+            got += len(label)
+            self.received += len(label)
+
+    def close(self, samples: _Samples) -> None:
+        """Stop the workers, keeping what they sent until they end."""
+        self.stop.set()
+        while any(p.is_alive() for p in self.procs):
+            self.drain(samples)
+            for p in self.procs:
+                p.join(timeout=0.05)
+        self.drain(samples)
+
 
 def _collect(
     vg: Any,
@@ -214,7 +350,8 @@ def _collect(
 
 
 def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run the recipe for ``cfg.minutes`` of wall time (the final evaluation after it);
+    """Run the recipe for ``cfg.minutes`` of wall time, cloning for the first
+    ``cfg.bc_share`` of it and fine-tuning for the rest (the final evaluation after it);
     the summary also written to ``OUT/summary.json``."""
     cfg.check()
     torch = _require_torch()
@@ -223,14 +360,17 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     from madang.bots import Budget, make_bot
     from madang.rl.vector import VectorGames
 
-    torch.set_num_threads(cfg.threads)
+    # --threads N: N - 1 labelling processes beside the learner while it clones (its
+    # torch on one thread meanwhile), all N threads for torch while it fine-tunes
+    workers = cfg.threads - 1 if cfg.bc_share > 0 else 0
+    torch.set_num_threads(1 if workers else cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     policy_path = out / "policy.npz"
     teacher = make_bot("matgo", cfg.teacher)
-    make_bot("matgo", cfg.opponent)  # an unknown opponent fails before training
+    opponent = make_bot("matgo", cfg.opponent)  # an unknown opponent fails before training
     budget = Budget(None, cfg.teacher_iterations)
     vg = VectorGames("matgo", cfg.games, seed=cfg.seed)
     vg.reset()
@@ -241,25 +381,32 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     meta = {"teacher": cfg.teacher, "seed": cfg.seed}
     t0 = time.perf_counter()
     deadline = t0 + cfg.minutes * 60
+    bc_deadline = t0 + cfg.minutes * 60 * cfg.bc_share
     rows: list[dict[str, Any]] = []
     curve = out / "curve.csv"
     with curve.open("w", newline="", encoding="utf-8") as f:
         csv.DictWriter(f, CURVE_FIELDS).writeheader()
     loss_v, acc_v = float("nan"), float("nan")
+    stage, ppo_steps = "bc", 0
 
     def checkpoint(deals: int, seed: int) -> dict[str, Any]:
-        save_policy(net, policy_path, "matgo", {**meta, "samples": samples.seen})
+        save_policy(
+            net, policy_path, "matgo", {**meta, "samples": samples.seen, "ppo_steps": ppo_steps}
+        )
         row: dict[str, Any] = {
             "wall_s": round(time.perf_counter() - t0, 1),
+            "stage": stage,
             "samples": samples.seen,
+            "ppo_steps": ppo_steps,
             "loss": round(loss_v, 4),
             "accuracy": round(acc_v, 4),
         }
         if deals:
             row |= evaluate(policy_path, cfg.opponent, deals, seed)
             log(
-                f"{row['wall_s']:7.0f}s  {samples.seen:7d} samples  loss {loss_v:.3f}  "
-                f"acc {acc_v:.3f}  vs {cfg.opponent}: win {row['win_rate']:.3f}  "
+                f"{row['wall_s']:7.0f}s  {stage}  {samples.seen:7d} samples  "
+                f"{ppo_steps:8d} ppo steps  loss {loss_v:.3f}  acc {acc_v:.3f}  "
+                f"vs {cfg.opponent}: win {row['win_rate']:.3f}  "
                 f"points {row['points_per_game']:+.2f} "
                 f"[{row['points_lo']:+.2f}, {row['points_hi']:+.2f}]"
             )
@@ -268,15 +415,16 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
             csv.DictWriter(f, CURVE_FIELDS).writerow(row)
         return row
 
+    labellers = _Labellers(workers, cfg) if workers else None
     checkpoint(cfg.eval_deals, cfg.seed + 1)  # the untrained network: random's level
     next_eval = time.perf_counter() + cfg.eval_every * 60
-    while time.perf_counter() < deadline:
+    while cfg.bc_share > 0:  # at least one round, however short the stage
         _collect(vg, teacher, budget, samples, cfg.steps_per_round, cfg.explore, rng)
-        if samples.n == 0:
-            continue
+        if labellers is not None:
+            labellers.drain(samples)
         net.train()
         losses, hits, seen = [], 0, 0
-        for _ in range(cfg.updates_per_round):
+        for _ in range(cfg.updates_per_round if samples.n else 0):
             idx = np.fromiter(
                 (rng.randrange(samples.n) for _ in range(min(cfg.batch, samples.n))),
                 dtype=np.int64,
@@ -295,16 +443,53 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         if losses:
             loss_v, acc_v = float(np.mean(losses)), hits / seen
         now = time.perf_counter()
-        if now >= next_eval and now < deadline:
+        if now >= bc_deadline:
+            break
+        if now >= next_eval:
             checkpoint(cfg.eval_deals, cfg.seed + 1)
             next_eval = time.perf_counter() + cfg.eval_every * 60
+    worker_samples = 0
+    if labellers is not None:
+        labellers.close(samples)
+        worker_samples = labellers.received
+        torch.set_num_threads(cfg.threads)
+    bc_s = time.perf_counter() - t0
+    bc_row: dict[str, Any] | None = None
+    if cfg.bc_share < 1:  # the clone, evaluated and kept, is where fine-tuning starts
+        bc_row = checkpoint(cfg.eval_deals, cfg.seed + 1)
+        save_policy(net, out / "bc.npz", "matgo", {**meta, "samples": samples.seen})
+        stage = "ppo"
+        ppo = cfg.ppo()
+        critic = _mlp(torch, enc.obs_size, cfg.hidden, 1)
+        popt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=ppo.lr)
+        pvg = VectorGames("matgo", cfg.ppo_games, seed=cfg.seed + 7)
+        pvg.reset()
+        roll = Rollouts(pvg, opponent, Budget(None, 32), rng, ppo.reward_scale)
+        acc_v = float("nan")
+        next_eval = time.perf_counter() + cfg.eval_every * 60
+        while True:  # at least one update, however short the stage
+            batch = roll.collect(torch, net, critic, ppo.rollout, (ppo.gamma, ppo.lam))
+            net.train()
+            loss_v = ppo_update(torch, net, critic, popt, batch, ppo, rng)["loss"]
+            ppo_steps = roll.steps
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            if now >= next_eval:
+                checkpoint(cfg.eval_deals, cfg.seed + 1)
+                next_eval = time.perf_counter() + cfg.eval_every * 60
     train_s = time.perf_counter() - t0
     final = checkpoint(cfg.final_deals, cfg.seed + 2)
     summary = {
         "config": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(cfg).items()},
         "train_s": round(train_s, 1),
+        "bc_s": round(bc_s, 1),
         "samples": samples.seen,
+        "worker_samples": worker_samples,
+        "ppo_steps": ppo_steps,
         "policy": str(policy_path),
+        "bc_policy": str(out / "bc.npz") if bc_row is not None else None,
+        "bc_end": bc_row,
         "final": final,
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
@@ -340,6 +525,10 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, opponent: str) -> bool:
         capsize=3,
     )
     ax.axhline(0, color="grey", lw=0.5)
+    bc = [r["wall_s"] / 60 for r in rows if r.get("stage") == "bc"]
+    if bc and any(r.get("stage") == "ppo" for r in rows):  # the clone's row: PPO starts
+        ax.axvline(bc[-1], color="tab:orange", ls="--", lw=1, label="cloning → PPO")
+        ax.legend(loc="lower right")
     ax.set_xlabel("wall time (minutes)")
     ax.set_ylabel(f"points per game vs {opponent} (95% CI)")
     ax.set_title("madang train matgo")
@@ -367,6 +556,14 @@ def _cmd_train_matgo(args: argparse.Namespace) -> int:
         eval_deals=args.eval_deals,
         final_deals=args.final_deals,
         opponent=args.opponent,
+        bc_share=args.bc_share,
+        ppo_games=args.ppo_games,
+        ppo_lr=args.ppo_lr,
+        ppo_rollout=args.ppo_rollout,
+        ppo_epochs=args.ppo_epochs,
+        ppo_clip=args.ppo_clip,
+        ppo_entropy=args.ppo_entropy,
+        reward_scale=args.reward_scale,
     )
     summary = train(cfg)
     f = summary["final"]
@@ -377,7 +574,8 @@ def _cmd_train_matgo(args: argparse.Namespace) -> int:
                 "bot": f"learned:{summary['policy']}",
                 "train_s": summary["train_s"],
                 "samples": summary["samples"],
-                **{k: f[k] for k in CURVE_FIELDS[4:] if k in f},
+                "ppo_steps": summary["ppo_steps"],
+                **{k: f[k] for k in CURVE_FIELDS[6:] if k in f},
             },
             ensure_ascii=False,
         )
@@ -391,13 +589,19 @@ def register_cli(sub: Any) -> None:
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
         "matgo",
-        help="behaviour cloning from the search bot, evaluated against greedy on duplicate deals",
+        help="behaviour cloning from the search bot, then masked PPO against greedy; "
+        "evaluated against greedy on duplicate deals",
     )
     d = TrainConfig()
     m.add_argument("--minutes", type=float, default=d.minutes, help="wall time for training")
     m.add_argument("--seed", type=int, default=d.seed)
     m.add_argument("--out", default=str(d.out), help="folder for policy.npz, curve.csv, ...")
-    m.add_argument("--threads", type=int, default=d.threads, help="torch's threads")
+    m.add_argument(
+        "--threads",
+        type=int,
+        default=d.threads,
+        help="cores: N - 1 labelling processes while cloning, N torch threads after",
+    )
     m.add_argument("--teacher", default=d.teacher, help="the Matgo bot to clone")
     m.add_argument("--teacher-iterations", type=int, default=d.teacher_iterations)
     m.add_argument("--games", type=int, default=d.games, help="games stepped together")
@@ -414,5 +618,19 @@ def register_cli(sub: Any) -> None:
     m.add_argument("--eval-every", type=float, default=d.eval_every, help="minutes")
     m.add_argument("--eval-deals", type=int, default=d.eval_deals, help="per evaluation")
     m.add_argument("--final-deals", type=int, default=d.final_deals, help="2 games each")
-    m.add_argument("--opponent", default=d.opponent, help="the bot evaluated against")
+    m.add_argument(
+        "--opponent", default=d.opponent, help="the bot fine-tuned and evaluated against"
+    )
+    m.add_argument(
+        "--bc-share", type=float, default=d.bc_share, help="share of --minutes for cloning"
+    )
+    m.add_argument("--ppo-games", type=int, default=d.ppo_games, help="games stepped together")
+    m.add_argument("--ppo-lr", type=float, default=d.ppo_lr, help="Adam's learning rate")
+    m.add_argument("--ppo-rollout", type=int, default=d.ppo_rollout, help="decisions per update")
+    m.add_argument("--ppo-epochs", type=int, default=d.ppo_epochs, help="passes per update")
+    m.add_argument("--ppo-clip", type=float, default=d.ppo_clip, help="the ratio's clip")
+    m.add_argument("--ppo-entropy", type=float, default=d.ppo_entropy, help="entropy bonus")
+    m.add_argument(
+        "--reward-scale", type=float, default=d.reward_scale, help="points per unit of reward"
+    )
     m.set_defaults(handler=_cmd_train_matgo)
