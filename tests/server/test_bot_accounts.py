@@ -239,7 +239,7 @@ def test_faults_get_typed_errors_then_the_normal_bot_plays(
 def test_a_dropped_bot_is_played_by_the_normal_bot_after_grace(
     make_client: Callable[..., TestClient],
 ) -> None:
-    client = make_client(turn_seconds=30.0, grace_seconds=0.3)
+    client = make_client(turn_seconds=30.0, grace_seconds=0.3, seat_hold_seconds=30.0)
     _, token = make_bot(client)
     register(client, "person")
     tid = client.post("/api/tables", json=TWO_PEOPLE).json()["table"]["id"]
