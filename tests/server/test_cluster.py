@@ -14,12 +14,13 @@ Needs PostgreSQL (``MADANG_TEST_POSTGRES_URL``), Debian's ``redis-server`` and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
 import resource
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -590,6 +591,26 @@ async def _until_welcome(ws: Any) -> list[dict[str, Any]]:
     return got
 
 
+@contextlib.asynccontextmanager
+async def _joined(url: str, headers: dict[str, str] | None = None) -> AsyncIterator[Any]:
+    """A socket to a table that has said hello and been welcomed, reconnecting on 1013
+    (try again: the owner did not answer in time under load) as the clients do."""
+    for attempt in range(5):
+        ws = await websockets.connect(url, additional_headers=headers, open_timeout=10)
+        try:
+            await _until_welcome(ws)
+            break
+        except websockets.ConnectionClosedError as e:
+            await ws.close()
+            if e.rcvd is None or e.rcvd.code != 1013 or attempt == 4:
+                raise
+            await asyncio.sleep(0.5)
+    try:
+        yield ws
+    finally:
+        await ws.close()
+
+
 async def _chat_rounds(cluster: Cluster, table_id: int) -> list[list[list[dict[str, Any]]]]:
     """The table's person says things through each process in turn while a spectator
     watches through the next; a socket of the person stays open throughout (the table
@@ -597,21 +618,15 @@ async def _chat_rounds(cluster: Cluster, table_id: int) -> list[list[list[dict[s
     headers = {"Cookie": cluster.cookie}
     url = "ws://127.0.0.1:{}/ws/tables/" + str(table_id)
     rounds = []
-    async with websockets.connect(url.format(cluster.proxy.port), additional_headers=headers,
-                                  open_timeout=10) as keeper:  # fmt: skip
-        await _until_welcome(keeper)
+    async with _joined(url.format(cluster.proxy.port), headers):
         for talk in range(3):  # the owner and two others hold the talker's socket
             if talk:
                 await asyncio.sleep(3.1)  # the account's window (3 in 3 s), cluster-wide
             watch = (talk + 1) % 3
             async with (
-                websockets.connect(url.format(cluster.nodes[talk].port),
-                                   additional_headers=headers, open_timeout=10) as person,
-                websockets.connect(url.format(cluster.nodes[watch].port),
-                                   open_timeout=10) as watcher,
-            ):  # fmt: skip
-                await _until_welcome(person)
-                await _until_welcome(watcher)
+                _joined(url.format(cluster.nodes[talk].port), headers) as person,
+                _joined(url.format(cluster.nodes[watch].port)) as watcher,
+            ):
                 await person.send(json.dumps({"type": "chat", "emote": "joy"}))
                 await person.send(json.dumps({"type": "chat", "text": "안녕"}))  # a guest's
                 await person.send(json.dumps({"type": "chat", "phrase": "again"}))

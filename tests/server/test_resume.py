@@ -147,9 +147,10 @@ def test_a_matgo_game_goes_on_from_its_go_stop_question(
 def test_a_mahjong_hand_goes_on_from_an_open_claim_window(
     make_client: Callable[..., TestClient],
 ) -> None:
-    # The pause after a discard (the claim window's time) is long enough to stop the
-    # server inside it; the bots' own answers come at once.
-    c = make_client(claim_seconds=0.4)
+    # The person's decision time is long enough to stop the server inside the window and
+    # to say hello to the next one before the resumed window runs out, however loaded
+    # the machine; the pause after the other discards is short.
+    c = make_client(claim_seconds=0.05, claim_decision_seconds=10.0)
     register(c)
     cookie = c.cookies.get("madang_session")
     rng = random.Random(2)
@@ -167,7 +168,7 @@ def test_a_mahjong_hand_goes_on_from_an_open_claim_window(
         pytest.fail("no claim window to stop in")
     c.__exit__(None, None, None)
 
-    c2 = make_client(claim_seconds=0.4)
+    c2 = make_client(claim_seconds=0.05, claim_decision_seconds=10.0)
     use_session(c2, cookie)
     assert c2.app.state.hub.resumed_at_start >= 1  # type: ignore[attr-defined]
     with c2.websocket_connect(f"/ws/tables/{tid}") as ws:
