@@ -56,8 +56,11 @@ FRAMES = (0, 150, 300, 600, 900, 1300, 1800)
 @pytest.fixture(scope="module")
 def motion_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Tables deal from ``DEAL_SEED + N`` (table 1: the creator is 선 and plays first);
-    bots answer at once; a claim window lasts half a second."""
-    yield from _serve(tmp_path_factory.mktemp("motion"), DEAL_SEED, claim_seconds=0.5)
+    bots answer at once; the pause after a discard is 0.2 s, a person's claim
+    window half a second."""
+    yield from _serve(
+        tmp_path_factory.mktemp("motion"), DEAL_SEED, claim_seconds=0.2, claim_decision_seconds=0.5
+    )
 
 
 def motion_hook(page: Any) -> dict[str, Any]:

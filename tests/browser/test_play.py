@@ -121,8 +121,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real ``madang serve`` (SQLite in a temp folder) on a free port; yields its URL.
     Its tables deal from fixed seeds (those of the app tests: every one starts live)."""
     yield from _serve(
-        tmp_path_factory.mktemp("data"), DEAL_SEED, claim_decision_seconds=CLAIM_DECISION
+        tmp_path_factory.mktemp("data"),
+        DEAL_SEED,
+        claim_seconds=CLAIM_PAUSE,
+        claim_decision_seconds=CLAIM_DECISION,
     )
+
+
+CLAIM_PAUSE = 0.3
+"""The main server's pause after a discard nobody here is asked about (``claim_seconds``):
+short, as a mahjong hand has some seventy of them."""
 
 
 CLAIM_DECISION = 8.0

@@ -48,8 +48,11 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Tables deal from ``DEAL_SEED + N``: table 1's first card (the leftmost playable)
-    makes a 뻑. Bots answer at once; a claim window lasts half a second."""
-    yield from _serve(tmp_path_factory.mktemp("sound"), DEAL_SEED, claim_seconds=0.5)
+    makes a 뻑. Bots answer at once; the pause after a discard is 0.2 s, a person's
+    claim window half a second."""
+    yield from _serve(
+        tmp_path_factory.mktemp("sound"), DEAL_SEED, claim_seconds=0.2, claim_decision_seconds=0.5
+    )
 
 
 # --- what the events must sound like (docs/voice-packs.md) -------------------------------
