@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from madang import stats
-from madang.server import store
+from madang.server import deal_stats, store
 from madang.server.db import make_engine
-from madang.server.deal_stats import DealStatsCache, StatsSettings
+from madang.server.deal_stats import DealStatsCache, StatsSettings, Stopped
 
 _NAMES = itertools.count(1)
 SETTINGS = StatsSettings(simulate_games=20, seed=1, refresh_s=3600.0)
@@ -195,3 +195,23 @@ def test_a_database_without_games_is_refused(
     rc = main(["stats", "deals", "--data", str(tmp_path), "--simulate", "5"])
     _, err = capsys.readouterr()
     assert rc == 2 and "no games table" in err
+
+
+def test_a_server_stopping_stops_a_computation_in_progress(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A page being computed (here: a million simulated games, hours of work) does not
+    hold a server's shutdown: it stops within a game, keeps nothing, and no other starts."""
+    c = make_client()
+    cache = DealStatsCache(StatsSettings(simulate_games=1_000_000, seed=7))
+    c.app.state.deal_stats = cache  # type: ignore[attr-defined]
+    assert c.get("/api/stats/deals").status_code == 202
+    time.sleep(0.3)  # well inside the simulation
+    t0 = time.monotonic()
+    c.__exit__(None, None, None)  # the app's shutdown
+    assert time.monotonic() - t0 < 5
+    assert cache._task is not None and cache._task.done()
+    assert isinstance(cache._task.exception(), Stopped)
+    assert ("matgo", 1_000_000, 7, "random", "default") not in deal_stats._REFERENCES
+    with pytest.raises(Stopped):  # a request that still comes is refused, not computed
+        cache.get(make_engine("sqlite://"))

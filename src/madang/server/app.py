@@ -67,6 +67,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             yield
         finally:
+            deal_stats = getattr(app.state, "deal_stats", None)
+            if deal_stats is not None:  # a computation in progress stops
+                await deal_stats.close()
             await hub.quick.close()
             if hub.operator is not None:
                 hub.operator.close()

@@ -12,10 +12,11 @@ simulated once per process, the whole report cached with a bounded refresh.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
+import threading
 import time
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +27,13 @@ from madang import stats
 from madang.core.registry import spec
 from madang.server import db
 
-__all__ = ["DealStatsCache", "StatsSettings", "database_report", "finished_records"]
+__all__ = [
+    "DealStatsCache",
+    "StatsSettings",
+    "Stopped",
+    "database_report",
+    "finished_records",
+]
 
 log = logging.getLogger("madang.server")
 
@@ -48,11 +55,43 @@ def finished_records(eng: Engine, game: str, batch: int = 500) -> Iterator[Any]:
                 yield row.record
 
 
-@functools.lru_cache(maxsize=8)
-def reference(game: str, n: int, seed: int, bot: str, preset: str) -> tuple[stats.Observation, ...]:
+class Stopped(Exception):
+    """A computation was stopped (the server is shutting down)."""
+
+
+def _unless(stop: threading.Event | None, items: Iterable[Any]) -> Iterator[Any]:
+    """``items`` until ``stop`` is set (then :class:`Stopped`)."""
+    for item in items:
+        if stop is not None and stop.is_set():
+            raise Stopped("the deal statistics were stopped")
+        yield item
+
+
+_REFERENCES: OrderedDict[tuple[str, int, int, str, str], tuple[stats.Observation, ...]] = (
+    OrderedDict()
+)
+_REFERENCES_LOCK = threading.Lock()
+REFERENCES_KEPT = 8
+"""How many simulated expectations a process keeps (the latest used)."""
+
+
+def reference(
+    game: str, n: int, seed: int, bot: str, preset: str, stop: threading.Event | None = None
+) -> tuple[stats.Observation, ...]:
     """The simulated games of an expectation (computed once per process: they depend
-    on nothing but the arguments)."""
-    return tuple(stats.simulate(game, n, seed, bot=bot, preset=preset))
+    on nothing but the arguments); :class:`Stopped` when ``stop`` is set meanwhile (and
+    nothing is kept)."""
+    key = (game, n, seed, bot, preset)
+    with _REFERENCES_LOCK:
+        if key in _REFERENCES:
+            _REFERENCES.move_to_end(key)
+            return _REFERENCES[key]
+    made = tuple(_unless(stop, stats.simulate(game, n, seed, bot=bot, preset=preset)))
+    with _REFERENCES_LOCK:
+        _REFERENCES[key] = made
+        while len(_REFERENCES) > REFERENCES_KEPT:
+            _REFERENCES.popitem(last=False)
+    return made
 
 
 def database_report(
@@ -63,17 +102,18 @@ def database_report(
     simulate_games: int = 10_000,
     seed: int = 0,
     bot: str = "random",
+    stop: threading.Event | None = None,
 ) -> stats.DealReport:
     """The deal statistics of ``game``'s finished games under ``preset`` (games under
-    other rules are counted as skipped)."""
+    other rules are counted as skipped); :class:`Stopped` as soon as ``stop`` is set."""
     rules = spec(game).rules(preset).to_dict()
     counts = stats.RecordCounts()
-    records = finished_records(eng, game)
+    records = _unless(stop, finished_records(eng, game))
     observed = stats.observations_of(game, records, rules, strict=False, counts=counts)
     return stats.report(
         game,
         observed,
-        reference(game, simulate_games, seed, bot, preset),
+        reference(game, simulate_games, seed, bot, preset, stop),
         preset=preset,
         simulated=simulate_games,
         bot=bot,
@@ -84,7 +124,8 @@ def database_report(
 
 def _log_failure(task: asyncio.Task[dict[str, Any]]) -> None:
     """Log a failed computation (its error is also raised to the next request)."""
-    if not task.cancelled() and (error := task.exception()) is not None:
+    error = None if task.cancelled() else task.exception()
+    if error is not None and not isinstance(error, Stopped):
         log.warning("deal statistics failed: %s", error)
 
 
@@ -106,16 +147,20 @@ class DealStatsCache:
     :meth:`get` answers the last value at once (None before the first one is ready)
     and starts a computation when there is none or it is older than ``refresh_s``.
     Concurrent requests share one computation; one that failed raises its error to
-    the next request, which starts another."""
+    the next request, which starts another. :meth:`close` stops a computation in
+    progress within a game's simulation (a server's shutdown does not wait for it)."""
 
     def __init__(self, settings: StatsSettings) -> None:
         self.settings = settings
         self._value: dict[str, Any] | None = None
         self._at = 0.0
         self._task: asyncio.Task[dict[str, Any]] | None = None
+        self._stop = threading.Event()
 
     def get(self, eng: Engine) -> dict[str, Any] | None:
         """The last computed value (None: the first is being computed)."""
+        if self._stop.is_set():
+            raise Stopped("the server is shutting down")
         task = self._task
         if task is not None and task.done():
             self._task = None
@@ -135,12 +180,18 @@ class DealStatsCache:
         if self._task is not None:
             await asyncio.wait([self._task])
 
+    async def close(self) -> None:
+        """Stop the computation in progress (if any) and wait for its thread to end;
+        no computation starts after this."""
+        self._stop.set()
+        await self.wait()
+
     def _compute(self, eng: Engine) -> dict[str, Any]:
         s = self.settings
         t0 = time.perf_counter()
         reports = {
             g: database_report(
-                eng, g, simulate_games=s.simulate_games, seed=s.seed, bot=s.bot
+                eng, g, simulate_games=s.simulate_games, seed=s.seed, bot=s.bot, stop=self._stop
             ).to_dict()
             for g in stats.GAMES
         }

@@ -10,8 +10,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from madang.server.deal_stats import DealStatsCache, StatsSettings
+from madang.server.deal_stats import DealStatsCache, StatsSettings, Stopped
 from madang.server.deps import hub_of
+from madang.server.wire import WireError
 
 router = APIRouter()
 
@@ -32,7 +33,10 @@ RETRY_S = 2
 
 @router.get("/api/stats/deals", response_model=None)
 async def get_deal_stats(request: Request) -> dict[str, Any] | JSONResponse:
-    value = stats_cache(request).get(hub_of(request).engine)
+    try:
+        value = stats_cache(request).get(hub_of(request).engine)
+    except Stopped:
+        raise WireError("busy", "this server is shutting down: try again") from None
     if value is None:
         return JSONResponse(
             {"status": "computing", "retry_s": RETRY_S},
