@@ -145,10 +145,12 @@ def test_bad_setups_are_typed_errors() -> None:
         new_game(GS, seed=1, dealer=3)
     with pytest.raises(RecordError, match="does not match the rules"):
         new_game(GS, deck=new_game(seed=1).deck)  # a 맞고 deck of 50 cards
-    with pytest.raises(RuleConfigError, match="not built yet"):
-        new_game(GostopRules(players=4), seed=1)
-    with pytest.raises(RuleConfigError, match="not built yet"):
-        new_game(GostopRules(shodang=True), seed=1)
+    with pytest.raises(RuleConfigError, match="'players' must be one of 3, 4"):
+        GostopRules.from_dict({"players": 5})
+    with pytest.raises(RecordError, match="no_die is for 4 players"):
+        new_game(GS, seed=1, no_die=[1])
+    with pytest.raises(RecordError, match="no_die must be a list of seats from 0 to 3"):
+        new_game(GostopRules(players=4), seed=1, no_die=[4])
     with pytest.raises(RecordError, match="deal 3 hands, not 2"):
         arrange_seats(["01g", "02a"], rules=GS)
 
@@ -405,25 +407,24 @@ GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "gostop"
     [
         "01_jjok_steals_from_both",
         "02_first_bbeok",
-        pytest.param(
-            "03_gwang_sale",
-            marks=pytest.mark.xfail(
-                raises=RuleConfigError, strict=True, reason="광팔기 (4 seats): a later step"
-            ),
-        ),
+        "03_gwang_sale",
     ],
 )
 def test_example_records_replay_on_the_engine(name: str) -> None:
     """The records of ``gostop.md``'s examples (copied from the rules' examples), played
-    on the engine: the payments and the result they expect (the record format and
-    ``madang gostop replay`` are a later step of issue 28)."""
+    on the engine: the payments and the result they expect."""
     record = json.loads((GOLDEN / f"{name}.json").read_text())
     expected = json.loads((GOLDEN / f"{name}.expected.json").read_text())
     rules = GostopRules.from_dict({**record["rules"], "players": record["players"]})
-    g = new_game(rules, deck=record["deck"], dealer=record["dealer"], carry=record["carry"])
+    g = new_game(
+        rules, deck=record["deck"], dealer=record["dealer"], carry=record["carry"],
+        no_die=record["no_die"],
+    )  # fmt: skip
     run(g, record["moves"])
     assert g.over is expected["finished"]
     assert g.winner == expected["winner"] and g.points == expected["points"]
+    assert g.sitter == (-1 if expected["sitting_out"] is None else expected["sitting_out"])
+    assert g.seller == (-1 if expected["seller"] is None else expected["seller"])
     assert [{"from": f, "to": t, "points": p} for f, t, p, _ in g.payments] == expected["payments"]
     if name.startswith("01"):
         steals = [(e[2], CODES[e[3]]) for e in g.events if e[0] == "steal"]

@@ -171,7 +171,7 @@ def _cli(
     return rc, out, err
 
 
-@pytest.mark.parametrize("name", ["01_jjok_steals_from_both", "02_first_bbeok"])
+@pytest.mark.parametrize("name", ["01_jjok_steals_from_both", "02_first_bbeok", "03_gwang_sale"])
 def test_replay_json_of_each_example(
     name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -223,7 +223,16 @@ def test_score_json_and_text(
         (["gostop", "score", "--json"], '{"winner": []}', "'losers'"),
         (["gostop", "score", "--json"], "[1", "malformed JSON"),
         (["gostop", "replay", "-", "--json"], '{"game": "matgo"}', "gostop"),
-        (["gostop", "replay", str(GOLDEN / "03_gwang_sale.json")], None, "not built yet"),
+        (
+            ["gostop", "replay", "-"],
+            json.dumps(
+                {
+                    **json.loads((GOLDEN / "03_gwang_sale.json").read_text()),
+                    "moves": ["join", "join", "die"],
+                }
+            ),
+            "move 2 ('die'): die is not legal now",
+        ),
     ],
 )
 def test_bad_input_is_one_error_line(

@@ -8,10 +8,14 @@ notation, questions, default and timeout answers, events, help and re-dealt worl
 over a match of N seats (:class:`GostopMatch`). Each seat's view shows only its own
 hand (:mod:`madang.matgo.view`).
 
+With four seats (``players: 4``, 광팔기) one sits each game out: the match carries
+``no_die`` (연사 금지) from game to game beside 선 and the carry, the join/die answers
+are questions of the session like any other, and the sitter's cards are in no view.
+
 Not registered among the built-in games yet (``docs/rules/gostop.md``): the browser has
 no board of three seats, so the lobby would list a game nobody can play. Tests register
 it (:func:`madang.core.registry.register_spec`). Not built yet: deals from a fairness
-key (``redeal``), 4 seats with 광팔기, bots and an RL encoding.
+key (``redeal``), bots and an RL encoding.
 
 >>> s = session("default", 1)
 >>> s.seats, len(s.view(0)["hand"]), "hand" in s.view(None), s.view(0)["hand_counts"]
@@ -30,8 +34,9 @@ from madang.core.match import Match
 from madang.gostop.record import RULESET_VERSION, export_record
 from madang.gostop.record import next_game as next_of
 from madang.gostop.rules import GostopRules
+from madang.matgo.actions import NUM_FAMILY_ACTIONS
 from madang.matgo.cards import MONTH, NUM_MONTH_CARDS
-from madang.matgo.engine import MatgoState
+from madang.matgo.engine import MatgoState, new_game
 from madang.matgo.game import MatgoSession
 from madang.matgo.match import MatgoMatch
 from madang.matgo.rules import FirstDealer
@@ -90,6 +95,7 @@ class GostopMatch(MatgoMatch):
             )
         self.dealer = dealer
         self.carry = 1
+        self.no_die: list[int] = []
         self.ledger = []
         self.balances = [0] * rules.players
         self.records = []
@@ -100,7 +106,17 @@ class GostopMatch(MatgoMatch):
         new = MatgoMatch.clone(self)
         assert isinstance(new, GostopMatch)
         new.first_rounds = [list(r) for r in self.first_rounds]
+        new.no_die = list(self.no_die)
         return new
+
+    def _deal(self, seed: int | None = None) -> MatgoState:
+        """The next game, from ``seed`` (None: a seed drawn from the match's), with the
+        match's 선, carry and ``no_die``."""
+        if seed is None:
+            seed = self.rng.getrandbits(64)
+        no_die = getattr(self, "no_die", [])  # (the first deal comes before it is set)
+        return new_game(self.rules, seed=seed, dealer=self.dealer, carry=self.carry,
+                        no_die=no_die)  # fmt: skip
 
     def next_game(self) -> MatgoState:
         """Keep the finished game's record and deal the next (the session's generic
@@ -112,6 +128,7 @@ class GostopMatch(MatgoMatch):
         self.records.append(export_record(g))
         self.games_played += 1
         self.dealer, self.carry = after["dealer"], after["carry"]
+        self.no_die = after["no_die"]
         self.game = self._deal()
         return self.game
 
@@ -120,6 +137,7 @@ class GostopSession(MatgoSession):
     """고스톱 games in series at a table of ``rules.players`` seats."""
 
     match: GostopMatch
+    ACTION_COUNT = NUM_FAMILY_ACTIONS  # join, die and the 쇼당 moves beside 맞고's
 
     def __init__(self, match: GostopMatch) -> None:
         super().__init__(match)
