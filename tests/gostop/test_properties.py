@@ -152,17 +152,23 @@ def test_random_games_of_three_and_four_seats(game: tuple[MatgoState, random.Ran
 
 
 def test_many_seeded_games_end_and_balance() -> None:
-    """A fast sweep beside Hypothesis: 300 seeded games each of 3 and of 4 seats."""
+    """A fast sweep beside Hypothesis: 300 seeded games each of 3 and of 4 seats (쇼당
+    called whenever it may be, so that some games have one); each record replays."""
     for rules in (GostopRules(), GostopRules(players=4, shodang=True)):
         ends: set[str] = set()
+        calls = 0
         for seed in range(300):
             g = new_game(rules, seed=seed, dealer=seed % rules.players)
             rng = random.Random(seed)
             while not g.over:
                 legal = g.legal_actions()
-                g.step(legal[rng.randrange(len(legal))])
+                g.step(A.SHODANG if A.SHODANG in legal else legal[rng.randrange(len(legal))])
                 assert len(g.moves) <= MAX_STEPS
             assert g.total_cards() == rules.deck_mask
             assert sum(p for _, _, p, _ in g.payments) >= 0
             ends.add(g.end_reason)
+            if g.shodang_by >= 0:
+                calls += 1
+                assert replay(export_record(g)).snapshot() == g.snapshot()
         assert {"stop", "last_card"} <= ends
+        assert calls >= (2 if rules.shodang else 0)
