@@ -177,7 +177,10 @@ def help_of(v: dict[str, Any]) -> MatgoHelp:
     as_pi = [a == "pi" for a in v["gukjin_as"]]
     seats = range(len(captured))
     return {
-        "warnings": [_warnings(captured, p, v["go"][p] > 0, rules) for p in seats],
+        "warnings": [
+            [] if p == v.get("sitting_out") else _warnings(captured, p, v["go"][p] > 0, rules)
+            for p in seats
+        ],  # (the seat sitting out, 광팔기, risks nothing)
         "score_items": [
             [{"name": i.name, "points": i.points} for i in jokbo_items(captured[p], as_pi[p])]
             for p in seats
