@@ -141,8 +141,8 @@ def test_frames_follow_the_record_with_every_hand() -> None:
 
 def test_bad_input_is_a_typed_error() -> None:
     s = session("default", 1)
-    with pytest.raises(IllegalActionError, match="fairness key"):
-        s.redeal(b"k" * 32)
+    with pytest.raises(IllegalActionError, match="no 선 뽑기"):
+        s.redeal(b"k" * 32, first_picks=[[0, 1, 2]])
     with pytest.raises(RecordError, match="dealer"):
         from madang.gostop.game import GostopMatch
 

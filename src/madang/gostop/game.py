@@ -14,8 +14,8 @@ are questions of the session like any other, and the sitter's cards are in no vi
 
 Not registered among the built-in games yet (``docs/rules/gostop.md``): the browser has
 no board of three seats, so the lobby would list a game nobody can play. Tests register
-it (:func:`madang.core.registry.register_spec`). Not built yet: deals from a fairness
-key (``redeal``), bots and an RL encoding.
+it (:func:`madang.core.registry.register_spec`). Deals from a fairness key (``redeal``)
+are :mod:`madang.gostop.fair`'s. Not built yet: bots and an RL encoding.
 
 >>> s = session("default", 1)
 >>> s.seats, len(s.view(0)["hand"]), "hand" in s.view(None), s.view(0)["hand_counts"]
@@ -41,7 +41,9 @@ from madang.matgo.game import MatgoSession
 from madang.matgo.match import MatgoMatch
 from madang.matgo.rules import FirstDealer
 
-__all__ = ["SPEC", "GostopMatch", "GostopSession", "deal", "draw_first_dealer", "frames"]
+__all__ = [
+    "SPEC", "GostopMatch", "GostopSession", "deal", "draw_first_dealer", "fair_deal", "frames",
+]  # fmt: skip
 
 
 def draw_first_dealer(rules: GostopRules, rng: random.Random) -> tuple[int, list[list[int | None]]]:
@@ -73,6 +75,8 @@ class GostopMatch(MatgoMatch):
     deals, after 나가리 선 stays or passes (``nagari_dealer``) and the carry doubles or
     stacks (``nagari_carry``), a redeal changes nothing (:func:`madang.gostop.record.next_game`).
     ``first_seed`` fixes the first game's deck; later decks come from ``seed``."""
+
+    rules: GostopRules
 
     def __init__(
         self,
@@ -165,8 +169,24 @@ class GostopSession(MatgoSession):
         return export_record(self.match.game)
 
     def redeal(self, key: bytes, first_picks: Sequence[Sequence[int]] | None = None) -> None:
-        """Not built yet: 고스톱 has no deals from a fairness key (``docs/fairness.md``)."""
-        raise IllegalActionError("gostop cannot deal from a fairness key yet")
+        """Deal the current game again from a fairness deal key, before any move of it
+        (``docs/fairness.md``, :mod:`madang.gostop.fair`): the deck, and in a table's
+        first game its 선 drawn for every seat; the carry and ``no_die`` stay the match's.
+        고스톱 has no 선 뽑기: ``first_picks`` is an IllegalActionError."""
+        from madang.gostop.fair import fair_deck, fair_first_dealer
+
+        m = self.match
+        if m.game.moves:
+            raise IllegalActionError("the game has begun: it cannot be dealt again")
+        if first_picks is not None:
+            raise IllegalActionError("고스톱 has no 선 뽑기: its first 선 is drawn from the key")
+        if self.game_no == 1:
+            m.dealer, m.first_rounds = fair_first_dealer(m.rules, key)
+        m.game = new_game(
+            m.rules, deck=fair_deck(m.rules, key), dealer=m.dealer, carry=m.carry,
+            no_die=m.no_die,
+        )  # fmt: skip
+        self._version += 1
 
 
 def session(preset_name: str, seed: int | None, overrides: object = None) -> GostopSession:
@@ -183,6 +203,15 @@ def deal(rules: Any, seed: int) -> GostopSession:
     rules = rules or GostopRules()
     dealer = seed % rules.players
     return GostopSession(GostopMatch(rules, seed=seed, dealer=dealer, first_seed=seed))
+
+
+def fair_deal(
+    rules: Any, key: bytes, game_no: int, first_picks: Sequence[Sequence[int]] | None = None
+) -> dict[str, Any]:
+    """What a deal key fixes of a game (``docs/fairness.md``; :mod:`madang.gostop.fair`)."""
+    from madang.gostop.fair import fair_deal as deal_of_key
+
+    return deal_of_key(rules, key, game_no, first_picks)
 
 
 def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -216,4 +245,5 @@ SPEC = GameSpec(
     frames=frames,
     cli="madang.gostop.cli",
     deal=deal,
+    fair_deal=fair_deal,
 )
