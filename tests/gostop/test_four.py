@@ -16,6 +16,7 @@ from madang.core.errors import IllegalActionError, RecordError
 from madang.gostop.game import GostopMatch, GostopSession
 from madang.gostop.record import export_record, next_game, replay, replay_json
 from madang.gostop.rules import GostopRules
+from madang.matgo import actions as A
 from madang.matgo.cards import BIT, CODES, format_cards, parse_cards
 from madang.matgo.engine import MatgoState, Phase, new_game
 from madang.matgo.rules import BonusCards, Chongtong, GwangPayers, GwangSeller
@@ -352,3 +353,29 @@ def test_join_and_die_are_not_moves_of_three_seats_or_matgo() -> None:
         m.step("join")
     assert CODES  # the card codes are shared
     assert GostopRules(players=4, bonus_cards=BonusCards.NONE).deck_size == 48
+
+
+def test_a_state_from_a_four_seat_view_keeps_the_view() -> None:
+    # bots rebuild worlds from a view: the decisions, the sitter, the sale and a 쇼당's
+    # state come back, and with them the legal moves (the join question included)
+    rules = GostopRules(players=4, shodang=True, gwang_payers=GwangPayers.WINNER)
+    checked = 0
+    for seed in range(60):
+        g = new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not g.over:
+            if rng.random() < 0.3:
+                for seat in range(4):
+                    v = view(g, seat)
+                    w = MatgoState.from_view(v, random.Random(seat))
+                    got, want = view(w, seat), view(g, seat)
+                    assert {k: x for k, x in got.items() if k != "last_played"} == {
+                        k: x for k, x in want.items() if k != "last_played"
+                    }
+                    assert (w.sitter, w.seller, w.after) == (g.sitter, g.seller, g.after)
+                    if g.current == seat:
+                        assert w.legal_actions() == g.legal_actions()
+                        checked += 1
+            legal = g.legal_actions()
+            g.step(A.SHODANG if A.SHODANG in legal else rng.choice(legal))
+    assert checked > 100

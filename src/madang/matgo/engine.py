@@ -1199,9 +1199,8 @@ class MatgoState:
         s.sheets = ()
         s.no_die = ()
         s.sitter = s.seller = -1
-        s.gwang_due = 0
+        s.gwang_due = s.shodang_yes = s.shodang_no = 0
         s.shodang_by = -1 if rules.shodang else -2
-        s.shodang_yes = s.shodang_no = 0
         s.gukjin_mode = _GJ_FREE
         s.phase = _P_PLAY
         s.current = dealer
@@ -1574,12 +1573,13 @@ def new_game(
         raise RuleConfigError(f"the engine seats 2 to 4 players, not {n!r}")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-    if not isinstance(no_die, (list, tuple)) or not all(
-        type(x) is int and 0 <= x < n for x in no_die
-    ):
-        raise RecordError(f"no_die must be a list of seats from 0 to {n - 1}, not {no_die!r}")
-    if no_die and n <= _MAX_PLAYING:  # gostop.md §14.4
-        raise RecordError(f"no_die is for 4 players (광팔기); with {n} it must be empty")
+    if no_die:
+        if not isinstance(no_die, list | tuple) or not all(
+            type(x) is int and 0 <= x < n for x in no_die
+        ):
+            raise RecordError(f"no_die must be a list of seats from 0 to {n - 1}, not {no_die!r}")
+        if n <= _MAX_PLAYING:  # gostop.md §14.4
+            raise RecordError(f"no_die is for 4 players (광팔기); with {n} it must be empty")
     if not isinstance(carry, int) or isinstance(carry, bool) or carry < 1 or carry & (carry - 1):
         raise RecordError(f"carry must be a power of two >= 1, not {carry!r}")
     if deck is None:
@@ -1588,7 +1588,8 @@ def new_game(
         ids = [parse_card(c) if isinstance(c, str) else c for c in deck]
         check_deck(ids, rules)
     s = MatgoState.blank(rules, dealer=dealer, carry=carry)
-    s.no_die = tuple(sorted(set(no_die)))
+    if no_die:
+        s.no_die = tuple(sorted(set(no_die)))
     if not events:
         s.events = NoEvents()
     s.deck = tuple(ids)
