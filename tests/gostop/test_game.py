@@ -205,6 +205,18 @@ def test_replay_of_a_finished_game_from_stdin_and_as_text(
     assert rc == 0 and out.startswith("finished: ") and "next game: dealer" in out
 
 
+def test_replay_text_of_a_gwang_sale(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rc, out, _ = _cli(["gostop", "replay", str(GOLDEN / "03_gwang_sale.json")], capsys, monkeypatch)
+    assert rc == 0 and out.splitlines() == [
+        "in progress after 2 moves; waiting for {'seat': 0, 'question': 'play'}",
+        "  player 3 sits out (sells 광)",
+        "  1 pays 3 6 (gwang_sale)",
+        "  2 pays 3 6 (gwang_sale)",
+    ]
+
+
 def test_score_json_and_text(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
