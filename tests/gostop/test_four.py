@@ -295,6 +295,7 @@ def test_a_session_of_four() -> None:
         seat = s.pending()[0]
         s.step(seat, rng.choice(s.legal(seat)))
     game = s.match.game
+    assert s.outcome()["sitting_out"] == asked and s.outcome()["seller"] is None
     want = next_game(game)
     assert want is not None
     s.deal_next(False)

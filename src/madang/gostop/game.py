@@ -168,6 +168,15 @@ class GostopSession(MatgoSession):
     def record(self) -> dict[str, Any]:
         return export_record(self.match.game)
 
+    def outcome(self) -> dict[str, Any]:
+        """:meth:`MatgoSession.outcome`, with who sat out and who sold (광팔기: seats, or
+        None)."""
+        g = self.match.game
+        out = super().outcome()
+        out["sitting_out"] = None if g.sitter < 0 else g.sitter
+        out["seller"] = None if g.seller < 0 else g.seller
+        return out
+
     def redeal(self, key: bytes, first_picks: Sequence[Sequence[int]] | None = None) -> None:
         """Deal the current game again from a fairness deal key, before any move of it
         (``docs/fairness.md``, :mod:`madang.gostop.fair`): the deck, and in a table's
