@@ -86,6 +86,8 @@ def _check_step(g: MatgoState, rng: random.Random) -> None:
     assert g.count_cards() == g.rules.deck_size
     legal = g.legal_actions()
     assert bool(legal) is not g.over
+    mask = g.legal_mask()  # the legal moves as bits (the batched path's), the same
+    assert [a for a in range(A.NUM_FAMILY_ACTIONS) if mask >> a & 1] == legal
     assert all(len(x) == n for x in (g.hands, g.captured, g.go_count, g.turns))
     if g.sitter >= 0:
         assert not g.hands[g.sitter] and not g.captured[g.sitter]

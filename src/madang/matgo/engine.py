@@ -1487,6 +1487,8 @@ _PHASE_LEGAL_BITS: Final = tuple(
         _P_GO_STOP: 1 << A.GO | 1 << A.STOP,
         _P_GUKJIN: 1 << A.GUKJIN_ANIMAL | 1 << A.GUKJIN_PI,
         _P_CHONGTONG: 1 << A.CHONGTONG_STOP | 1 << A.CHONGTONG_PLAY,
+        _P_JOIN: 1 << A.JOIN | 1 << A.DIE,
+        _P_SHODANG: 1 << A.SHODANG_ACCEPT | 1 << A.SHODANG_REFUSE,
     }.get(phase, 0)
     for phase in Phase
 )
