@@ -1,4 +1,5 @@
-"""Go-Stop family self-play benchmark: random 3-seat 고스톱 beside 맞고, one core.
+"""Go-Stop family self-play benchmark: random 3-seat and 4-seat (광팔기) 고스톱 beside
+맞고, one core.
 
 Both games run on the family's one engine (``madang.matgo.engine``); each is timed on the
 same core in the same run, alternating rounds, and the best round is reported (the
@@ -46,7 +47,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     print(f"go-stop family self-play, random legal moves, default presets, {pin_one_core()}")
-    games = {"matgo": MATGO_PRESETS["default"], "gostop 3p": GOSTOP_PRESETS["default"]}
+    games = {
+        "matgo": MATGO_PRESETS["default"],
+        "gostop 3p": GOSTOP_PRESETS["default"],
+        "gostop 4p": GOSTOP_PRESETS["gwangpalgi"],  # join/die are decisions too
+    }
     for rules in games.values():
         throughput(rules, 300, args.seed + 99)  # warm up
     best: dict[str, tuple[float, int]] = {}
@@ -60,8 +65,9 @@ def main() -> None:
             f"  {name:9s}: {args.games / dt:,.0f} games/s, {dec / dt:,.0f} decisions/s "
             f"({dec / args.games:.1f} decisions/game, best of {args.rounds})"
         )
-    (mt, md), (gt, gd) = best["matgo"], best["gostop 3p"]
+    (mt, md), (gt, gd), (ft, fd) = best["matgo"], best["gostop 3p"], best["gostop 4p"]
     print(f"  a 3-player decision costs {(gt / gd) / (mt / md):.2f}x a Matgo decision")
+    print(f"  a 4-seat decision costs {(ft / fd) / (mt / md):.2f}x a Matgo decision")
 
 
 if __name__ == "__main__":

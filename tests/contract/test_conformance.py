@@ -84,14 +84,14 @@ def check_actions(s: Session, legal: list[int]) -> None:
 
 
 def views(s: Session) -> str:
-    return json.dumps([s.view(seat) for seat in (*range(spec(s.game).seats), None)], default=str)
+    return json.dumps([s.view(seat) for seat in (*range(s.seats), None)], default=str)
 
 
 def check_views_leak_nothing(s: Session, rng: random.Random) -> int:
     """Each seat's view (and the spectator's) is the same in a world where what it cannot
     see was dealt again: a view depends on the seat's information only. Returns in how
     many of those worlds another seat's view changed (the re-deal moved something)."""
-    n = spec(s.game).seats
+    n = s.seats  # a table's seats (고스톱's 광팔기 presets seat four)
     moved = 0
     for seat in (*range(n), None):
         world = s.resampled(seat, rng)
@@ -118,7 +118,7 @@ class _Bot:
 def play(s: Session, rng: random.Random) -> int:
     """Play the current game to its end at random, checking the contract at every step;
     return how many re-dealt worlds changed what another seat sees."""
-    n = spec(s.game).seats
+    n = s.seats
     redealt = 0
     bot = _Bot(s.game)
     for _ in range(5000):
@@ -171,7 +171,7 @@ def test_random_games_keep_the_contract(game: str, preset: str) -> None:
         assert last.get("over") or last.get("phase") == "over" or last.get("result")
         for frm, to, points, _ in s.payments():
             assert frm != to and points > 0
-            assert {frm, to} <= set(range(game_spec.seats))
+            assert {frm, to} <= set(range(s.seats))
         s.next_game()
     assert redealt > 0  # the re-deals did hide something: the leak check is not vacuous
 

@@ -5,87 +5,23 @@ with 독박 — the worked examples of §13 as engine situations (card codes in,
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from tests.gostop.tables import give, run, stop_with, table
 
 from madang.core.errors import RecordError, RuleConfigError
 from madang.gostop.rules import GostopRules
-from madang.matgo.cards import BIT, CODES, MONTH, NUM_MONTH_CARDS, format_cards, parse_cards
+from madang.matgo.cards import BIT, CODES, NUM_MONTH_CARDS, format_cards, parse_cards
 from madang.matgo.deal import arrange_seats
 from madang.matgo.engine import MatgoState, Phase, new_game
 from madang.matgo.rules import BbeokStealFrom, BonusCards, Chongtong, Gukjin, Meong
 
 GS = GostopRules()
 
-Cards = str | None
-
-
-def _codes(x: Cards) -> list[str]:
-    return x.split() if x else []
-
-
-def table(
-    hands: dict[int, str],
-    *,
-    floor: Cards = None,
-    pile: Cards = None,
-    dealer: int = 0,
-    carry: int = 1,
-    rules: GostopRules = GS,
-) -> MatgoState:
-    """A 3-seat game dealing the named cards (``hands`` by seat); the other slots are
-    filled with cards of months no named card has, spread over the hands and floor."""
-    n = rules.players
-    named = [c for x in (*hands.values(), floor, pile) for c in _codes(x)]
-    touched = {MONTH[c] for c in parse_cards(named)} - {0}
-    free = [c for c in range(NUM_MONTH_CARDS) if MONTH[c] not in touched]
-    free.sort(key=lambda c: (c & 3, c))
-    rest = [c for c in range(NUM_MONTH_CARDS) if MONTH[c] in touched]
-    by_offset = [hands.get((dealer + k) % n) for k in range(n)]
-    deck = arrange_seats(
-        by_offset, floor=floor, pile=pile, rules=rules, filler=[CODES[c] for c in free + rest]
-    )
-    return new_game(rules, deck=deck, dealer=dealer, carry=carry)
-
-
-def run(g: MatgoState, moves: Iterable[str]) -> None:
-    for m in moves:
-        g.step(m)
-
 
 def pays(g: MatgoState) -> list[tuple[int, int, int, str]]:
     return list(g.payments)
-
-
-def give(g: MatgoState, seat: int, codes: str) -> None:
-    """Move these cards (wherever they are) into ``seat``'s captured pile."""
-    m = 0
-    for c in parse_cards(codes):
-        m |= BIT[c]
-    g.hands = [h & ~m for h in g.hands]
-    g.captured = [x & ~m for x in g.captured]
-    g.floor &= ~m
-    g.pile = [c for c in g.pile if not BIT[c] & m]
-    g.captured[seat] |= m
-
-
-def stop_with(
-    g: MatgoState, winner: int, piles: dict[int, str], go: Iterable[int] = (), shakes: int = 0
-) -> None:
-    """Give each seat its captured pile, let the seats in ``go`` (in order) have called one
-    고, and let ``winner`` stop now."""
-    for seat, codes in piles.items():
-        give(g, seat, codes)
-    for at, seat in enumerate(go, 1):
-        g.go_count[seat] += 1
-        g.go_at[seat] = at
-    g.shakes[winner] = shakes
-    g.current = winner
-    g.phase = Phase.GO_STOP
-    g._legal = None
-    g.step("stop")
 
 
 def fresh(rules: GostopRules = GS, carry: int = 1) -> MatgoState:
@@ -145,10 +81,12 @@ def test_bad_setups_are_typed_errors() -> None:
         new_game(GS, seed=1, dealer=3)
     with pytest.raises(RecordError, match="does not match the rules"):
         new_game(GS, deck=new_game(seed=1).deck)  # a 맞고 deck of 50 cards
-    with pytest.raises(RuleConfigError, match="not built yet"):
-        new_game(GostopRules(players=4), seed=1)
-    with pytest.raises(RuleConfigError, match="not built yet"):
-        new_game(GostopRules(shodang=True), seed=1)
+    with pytest.raises(RuleConfigError, match="'players' must be one of 3, 4"):
+        GostopRules.from_dict({"players": 5})
+    with pytest.raises(RecordError, match="no_die is for 4 players"):
+        new_game(GS, seed=1, no_die=[1])
+    with pytest.raises(RecordError, match="no_die must be a list of seats from 0 to 3"):
+        new_game(GostopRules(players=4), seed=1, no_die=[4])
     with pytest.raises(RecordError, match="deal 3 hands, not 2"):
         arrange_seats(["01g", "02a"], rules=GS)
 
@@ -246,6 +184,18 @@ def test_taking_a_ppeok_stack_steals_from_each_or_from_its_maker() -> None:
         steals = [e for e in g.events if e[0] == "steal"]
         assert [e[2] for e in steals] == victims
         assert all(e[4] == "ppeok" for e in steals)
+
+
+def test_three_ppeok_with_a_carry_is_flat() -> None:
+    # §13.11: carry 2; P2's third 뻑 of the game comes on its 5th turn (the earlier ones on
+    # turns 2 and 4: no instant payments): P0 -> P2 6, P1 -> P2 6, even though P0 called 고
+    g = table({0: "12g", 1: "10a", 2: "07p1"}, floor="07r", pile="11g 09p1 07p2", carry=2)
+    g.ppeok_count[2], g.turns[2], g.ppeok_turns[2] = 2, 4, 1 << 2 | 1 << 4
+    g.go_count[0], g.go_at[0] = 1, 1
+    run(g, ["play 12g", "play 10a", "play 07p1"])
+    assert g.over and g.winner == 2 and g.end_reason == "sam_ppeok"
+    assert pays(g) == [(0, 2, 6, "sam_ppeok"), (1, 2, 6, "sam_ppeok")]
+    assert g.points == 12  # each pays its own: no 독박 on a 3뻑 (§14.9)
 
 
 def test_chongtong_wins_at_once_from_each() -> None:
@@ -405,25 +355,24 @@ GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "gostop"
     [
         "01_jjok_steals_from_both",
         "02_first_bbeok",
-        pytest.param(
-            "03_gwang_sale",
-            marks=pytest.mark.xfail(
-                raises=RuleConfigError, strict=True, reason="광팔기 (4 seats): a later step"
-            ),
-        ),
+        "03_gwang_sale",
     ],
 )
 def test_example_records_replay_on_the_engine(name: str) -> None:
     """The records of ``gostop.md``'s examples (copied from the rules' examples), played
-    on the engine: the payments and the result they expect (the record format and
-    ``madang gostop replay`` are a later step of issue 28)."""
+    on the engine: the payments and the result they expect."""
     record = json.loads((GOLDEN / f"{name}.json").read_text())
     expected = json.loads((GOLDEN / f"{name}.expected.json").read_text())
     rules = GostopRules.from_dict({**record["rules"], "players": record["players"]})
-    g = new_game(rules, deck=record["deck"], dealer=record["dealer"], carry=record["carry"])
+    g = new_game(
+        rules, deck=record["deck"], dealer=record["dealer"], carry=record["carry"],
+        no_die=record["no_die"],
+    )  # fmt: skip
     run(g, record["moves"])
     assert g.over is expected["finished"]
     assert g.winner == expected["winner"] and g.points == expected["points"]
+    assert g.sitter == (-1 if expected["sitting_out"] is None else expected["sitting_out"])
+    assert g.seller == (-1 if expected["seller"] is None else expected["seller"])
     assert [{"from": f, "to": t, "points": p} for f, t, p, _ in g.payments] == expected["payments"]
     if name.startswith("01"):
         steals = [(e[2], CODES[e[3]]) for e in g.events if e[0] == "steal"]

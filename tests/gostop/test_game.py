@@ -141,8 +141,8 @@ def test_frames_follow_the_record_with_every_hand() -> None:
 
 def test_bad_input_is_a_typed_error() -> None:
     s = session("default", 1)
-    with pytest.raises(IllegalActionError, match="fairness key"):
-        s.redeal(b"k" * 32)
+    with pytest.raises(IllegalActionError, match="no 선 뽑기"):
+        s.redeal(b"k" * 32, first_picks=[[0, 1, 2]])
     with pytest.raises(RecordError, match="dealer"):
         from madang.gostop.game import GostopMatch
 
@@ -171,7 +171,7 @@ def _cli(
     return rc, out, err
 
 
-@pytest.mark.parametrize("name", ["01_jjok_steals_from_both", "02_first_bbeok"])
+@pytest.mark.parametrize("name", ["01_jjok_steals_from_both", "02_first_bbeok", "03_gwang_sale"])
 def test_replay_json_of_each_example(
     name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -205,6 +205,18 @@ def test_replay_of_a_finished_game_from_stdin_and_as_text(
     assert rc == 0 and out.startswith("finished: ") and "next game: dealer" in out
 
 
+def test_replay_text_of_a_gwang_sale(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rc, out, _ = _cli(["gostop", "replay", str(GOLDEN / "03_gwang_sale.json")], capsys, monkeypatch)
+    assert rc == 0 and out.splitlines() == [
+        "in progress after 2 moves; waiting for {'seat': 0, 'question': 'play'}",
+        "  player 3 sits out (sells 광)",
+        "  1 pays 3 6 (gwang_sale)",
+        "  2 pays 3 6 (gwang_sale)",
+    ]
+
+
 def test_score_json_and_text(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -223,7 +235,16 @@ def test_score_json_and_text(
         (["gostop", "score", "--json"], '{"winner": []}', "'losers'"),
         (["gostop", "score", "--json"], "[1", "malformed JSON"),
         (["gostop", "replay", "-", "--json"], '{"game": "matgo"}', "gostop"),
-        (["gostop", "replay", str(GOLDEN / "03_gwang_sale.json")], None, "not built yet"),
+        (
+            ["gostop", "replay", "-"],
+            json.dumps(
+                {
+                    **json.loads((GOLDEN / "03_gwang_sale.json").read_text()),
+                    "moves": ["join", "join", "die"],
+                }
+            ),
+            "move 2 ('die'): die is not legal now",
+        ),
     ],
 )
 def test_bad_input_is_one_error_line(

@@ -24,7 +24,7 @@ def _record(name: str) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("name", ["01_jjok_steals_from_both", "02_first_bbeok"])
+@pytest.mark.parametrize("name", ["01_jjok_steals_from_both", "02_first_bbeok", "03_gwang_sale"])
 def test_example_records_replay_as_expected(name: str) -> None:
     expected = json.loads((GOLDEN / f"{name}.expected.json").read_text())
     out = replay_json(_record(name))
@@ -35,9 +35,13 @@ def test_example_records_replay_as_expected(name: str) -> None:
     assert out["next"] is None
 
 
-@pytest.mark.xfail(raises=RuleConfigError, strict=True, reason="광팔기 (4 seats): a later step")
 def test_the_gwang_sale_example() -> None:
-    replay_json(_record("03_gwang_sale"))
+    # §13.15: P3's 01g 11g 12g with a May triple sells for 1 x 3 x 2 = 6 from P1 and P2;
+    # its seven cards lie under the pile, the first dealt flipped first of them
+    g = replay(_record("03_gwang_sale"))
+    assert (g.sitter, g.seller, g.current) == (3, 3, 0)
+    assert [c for c in reversed(g.pile[:7])] == [g.deck[i] for i in (8, 9, 10, 11, 25, 26, 27)]
+    assert len(g.pile) == 24 and not g.hands[3]
 
 
 def test_records_round_trip_and_report_s() -> None:

@@ -73,4 +73,4 @@ def test_presets_are_rules_values_that_play() -> None:
     for name, rules in PRESETS.items():
         assert GostopRules.from_dict(rules.to_dict()) == rules, name
         g = new_game(rules, seed=3)
-        assert len(g.hands) == 3 and g.count_cards() == rules.deck_size
+        assert len(g.hands) == rules.players and g.count_cards() == rules.deck_size

@@ -176,9 +176,13 @@ def test_every_action_id_round_trips(action: int) -> None:
 def test_action_ids_are_a_dense_range() -> None:
     texts = {action_str(a) for a in range(A.NUM_ACTIONS)}
     assert len(texts) == A.NUM_ACTIONS == 175
+    # 고스톱's five (join, die, 쇼당's three) come after 맞고's, never legal in 맞고
+    family = {action_str(a) for a in range(A.NUM_FAMILY_ACTIONS)}
+    assert len(family) == A.NUM_FAMILY_ACTIONS == 180
+    assert {parse_action(t) for t in family - texts} == set(range(175, 180))
 
 
-@pytest.mark.parametrize("bad", [-1, A.NUM_ACTIONS, 10_000])
+@pytest.mark.parametrize("bad", [-1, A.NUM_FAMILY_ACTIONS, 10_000])
 def test_action_str_rejects_unknown_ids(bad: int) -> None:
     with pytest.raises(InvalidActionError):
         action_str(bad)
@@ -239,7 +243,7 @@ def test_parse_action_never_crashes(text: str) -> None:
         a = parse_action(text)
     except InvalidActionError:
         return
-    assert 0 <= a < A.NUM_ACTIONS
+    assert 0 <= a < A.NUM_FAMILY_ACTIONS
     assert action_str(a) == " ".join(text.split())
 
 

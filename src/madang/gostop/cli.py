@@ -42,6 +42,9 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"finished: no winner ({result['end']})")
     else:
         print(f"finished: player {result['winner']} wins, S = {result['points']} ({result['end']})")
+    if result["sitting_out"] is not None:  # 광팔기 (four seats)
+        how = "sells 광" if result["seller"] is not None else "dies"
+        print(f"  player {result['sitting_out']} sits out ({how})")
     for pay in result["payments"]:
         print(f"  {pay['from']} pays {pay['to']} {pay['points']} ({pay['reason']})")
     for i, sheet in enumerate(result.get("sheets", [])):
@@ -49,7 +52,8 @@ def _replay(args: argparse.Namespace) -> int:
         _print_sheet(sheet)
     if result["next"] is not None:
         nxt = result["next"]
-        print(f"next game: dealer {nxt['dealer']}, carry x{nxt['carry']}")
+        no_die = f", no die: {nxt['no_die']}" if nxt["no_die"] else ""
+        print(f"next game: dealer {nxt['dealer']}, carry x{nxt['carry']}{no_die}")
     return 0
 
 

@@ -8,10 +8,14 @@ notation, questions, default and timeout answers, events, help and re-dealt worl
 over a match of N seats (:class:`GostopMatch`). Each seat's view shows only its own
 hand (:mod:`madang.matgo.view`).
 
+With four seats (``players: 4``, 광팔기) one sits each game out: the match carries
+``no_die`` (연사 금지) from game to game beside 선 and the carry, the join/die answers
+are questions of the session like any other, and the sitter's cards are in no view.
+
 Not registered among the built-in games yet (``docs/rules/gostop.md``): the browser has
 no board of three seats, so the lobby would list a game nobody can play. Tests register
-it (:func:`madang.core.registry.register_spec`). Not built yet: deals from a fairness
-key (``redeal``), 4 seats with 광팔기, bots and an RL encoding.
+it (:func:`madang.core.registry.register_spec`). Deals from a fairness key (``redeal``)
+are :mod:`madang.gostop.fair`'s. Not built yet: bots and an RL encoding.
 
 >>> s = session("default", 1)
 >>> s.seats, len(s.view(0)["hand"]), "hand" in s.view(None), s.view(0)["hand_counts"]
@@ -30,13 +34,16 @@ from madang.core.match import Match
 from madang.gostop.record import RULESET_VERSION, export_record
 from madang.gostop.record import next_game as next_of
 from madang.gostop.rules import GostopRules
+from madang.matgo.actions import NUM_FAMILY_ACTIONS
 from madang.matgo.cards import MONTH, NUM_MONTH_CARDS
-from madang.matgo.engine import MatgoState
+from madang.matgo.engine import MatgoState, new_game
 from madang.matgo.game import MatgoSession
 from madang.matgo.match import MatgoMatch
 from madang.matgo.rules import FirstDealer
 
-__all__ = ["SPEC", "GostopMatch", "GostopSession", "deal", "draw_first_dealer", "frames"]
+__all__ = [
+    "SPEC", "GostopMatch", "GostopSession", "deal", "draw_first_dealer", "fair_deal", "frames",
+]  # fmt: skip
 
 
 def draw_first_dealer(rules: GostopRules, rng: random.Random) -> tuple[int, list[list[int | None]]]:
@@ -69,6 +76,8 @@ class GostopMatch(MatgoMatch):
     stacks (``nagari_carry``), a redeal changes nothing (:func:`madang.gostop.record.next_game`).
     ``first_seed`` fixes the first game's deck; later decks come from ``seed``."""
 
+    rules: GostopRules
+
     def __init__(
         self,
         rules: GostopRules,
@@ -90,6 +99,7 @@ class GostopMatch(MatgoMatch):
             )
         self.dealer = dealer
         self.carry = 1
+        self.no_die: list[int] = []
         self.ledger = []
         self.balances = [0] * rules.players
         self.records = []
@@ -100,7 +110,17 @@ class GostopMatch(MatgoMatch):
         new = MatgoMatch.clone(self)
         assert isinstance(new, GostopMatch)
         new.first_rounds = [list(r) for r in self.first_rounds]
+        new.no_die = list(self.no_die)
         return new
+
+    def _deal(self, seed: int | None = None) -> MatgoState:
+        """The next game, from ``seed`` (None: a seed drawn from the match's), with the
+        match's 선, carry and ``no_die``."""
+        if seed is None:
+            seed = self.rng.getrandbits(64)
+        no_die = getattr(self, "no_die", [])  # (the first deal comes before it is set)
+        return new_game(self.rules, seed=seed, dealer=self.dealer, carry=self.carry,
+                        no_die=no_die)  # fmt: skip
 
     def next_game(self) -> MatgoState:
         """Keep the finished game's record and deal the next (the session's generic
@@ -112,6 +132,7 @@ class GostopMatch(MatgoMatch):
         self.records.append(export_record(g))
         self.games_played += 1
         self.dealer, self.carry = after["dealer"], after["carry"]
+        self.no_die = after["no_die"]
         self.game = self._deal()
         return self.game
 
@@ -120,6 +141,7 @@ class GostopSession(MatgoSession):
     """고스톱 games in series at a table of ``rules.players`` seats."""
 
     match: GostopMatch
+    ACTION_COUNT = NUM_FAMILY_ACTIONS  # join, die and the 쇼당 moves beside 맞고's
 
     def __init__(self, match: GostopMatch) -> None:
         super().__init__(match)
@@ -146,9 +168,34 @@ class GostopSession(MatgoSession):
     def record(self) -> dict[str, Any]:
         return export_record(self.match.game)
 
+    def outcome(self) -> dict[str, Any]:
+        """:meth:`MatgoSession.outcome`, with who sat out and who sold (광팔기: seats, or
+        None)."""
+        g = self.match.game
+        out = super().outcome()
+        out["sitting_out"] = None if g.sitter < 0 else g.sitter
+        out["seller"] = None if g.seller < 0 else g.seller
+        return out
+
     def redeal(self, key: bytes, first_picks: Sequence[Sequence[int]] | None = None) -> None:
-        """Not built yet: 고스톱 has no deals from a fairness key (``docs/fairness.md``)."""
-        raise IllegalActionError("gostop cannot deal from a fairness key yet")
+        """Deal the current game again from a fairness deal key, before any move of it
+        (``docs/fairness.md``, :mod:`madang.gostop.fair`): the deck, and in a table's
+        first game its 선 drawn for every seat; the carry and ``no_die`` stay the match's.
+        고스톱 has no 선 뽑기: ``first_picks`` is an IllegalActionError."""
+        from madang.gostop.fair import fair_deck, fair_first_dealer
+
+        m = self.match
+        if m.game.moves:
+            raise IllegalActionError("the game has begun: it cannot be dealt again")
+        if first_picks is not None:
+            raise IllegalActionError("고스톱 has no 선 뽑기: its first 선 is drawn from the key")
+        if self.game_no == 1:
+            m.dealer, m.first_rounds = fair_first_dealer(m.rules, key)
+        m.game = new_game(
+            m.rules, deck=fair_deck(m.rules, key), dealer=m.dealer, carry=m.carry,
+            no_die=m.no_die,
+        )  # fmt: skip
+        self._version += 1
 
 
 def session(preset_name: str, seed: int | None, overrides: object = None) -> GostopSession:
@@ -165,6 +212,15 @@ def deal(rules: Any, seed: int) -> GostopSession:
     rules = rules or GostopRules()
     dealer = seed % rules.players
     return GostopSession(GostopMatch(rules, seed=seed, dealer=dealer, first_seed=seed))
+
+
+def fair_deal(
+    rules: Any, key: bytes, game_no: int, first_picks: Sequence[Sequence[int]] | None = None
+) -> dict[str, Any]:
+    """What a deal key fixes of a game (``docs/fairness.md``; :mod:`madang.gostop.fair`)."""
+    from madang.gostop.fair import fair_deal as deal_of_key
+
+    return deal_of_key(rules, key, game_no, first_picks)
 
 
 def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -198,4 +254,5 @@ SPEC = GameSpec(
     frames=frames,
     cli="madang.gostop.cli",
     deal=deal,
+    fair_deal=fair_deal,
 )

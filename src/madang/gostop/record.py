@@ -1,9 +1,9 @@
 """고스톱 game records (``gostop.md`` §11): export, replay and the replay summary.
 
 A record is the seat count, the rules, 선, the 나가리 carry, the seats barred from `die`
-(4 players), the whole deck top first and the moves in the order the game asked for
-them; replaying it gives the identical game. Not built yet: 4 players (광팔기) and 쇼당
-in the engine (issue 28, later steps).
+(4 players, 광팔기), the whole deck top first and the moves in the order the game asked
+for them (``join``/``die`` and the 쇼당 moves among them); replaying it gives the
+identical game.
 
 >>> from madang.matgo.engine import new_game
 >>> from madang.gostop.rules import GostopRules
@@ -46,7 +46,7 @@ def export_record(state: MatgoState) -> dict[str, Any]:
         "rules": rules,
         "dealer": state.dealer,
         "carry": state.carry,
-        "no_die": [],
+        "no_die": list(state.no_die),
         "deck": [CODES[c] for c in state.deck],
         "moves": [action_str(a) for a in state.moves],
     }
@@ -80,6 +80,8 @@ def load_record(obj: Any) -> tuple[MatgoState, list[Any]]:
         raise RecordError(f"no_die must be a list of seats, not {no_die!r}")
     if no_die and players == 3:  # gostop.md §14.4
         raise RecordError("no_die is for 4 players (광팔기); with 3 it must be empty")
+    if len(set(no_die)) != len(no_die):
+        raise RecordError(f"no_die lists a seat twice: {no_die!r}")
     deck = obj["deck"]
     if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
         raise RecordError("deck must be a list of card codes")
@@ -90,7 +92,8 @@ def load_record(obj: Any) -> tuple[MatgoState, list[Any]]:
         ids = [parse_card(c) for c in deck]
     except RulesError as e:
         raise RecordError(f"bad deck: {e}") from None
-    return new_game(rules, deck=ids, dealer=dealer, carry=_int(obj, "carry", 1)), moves
+    carry = _int(obj, "carry", 1)
+    return new_game(rules, deck=ids, dealer=dealer, carry=carry, no_die=no_die), moves
 
 
 def replay(obj: Any) -> MatgoState:
@@ -115,21 +118,27 @@ def stake(state: MatgoState) -> int:
 
 
 def next_game(state: MatgoState) -> dict[str, Any] | None:
-    """What the next game of the match starts with (§2, §6.4): its 선, its 나가리 carry and
-    its ``no_die``; ``None`` while the game is in progress."""
+    """What the next game of the match starts with (§2, §6.4, §8.3): its 선, its 나가리
+    carry and its ``no_die`` (연사 금지: the seat that chose `die` in this game; a
+    redeal voids its `die` and keeps this game's, §14.3); ``None`` while the game is in
+    progress."""
     if not state.over:
         return None
     rules = state.rules
     if not isinstance(rules, GostopRules):
         raise RecordError("not a gostop game")
     dealer, carry = state.dealer, state.carry
+    if state.end_reason == "redeal":
+        return {"dealer": dealer, "carry": carry, "no_die": list(state.no_die)}
     if state.winner is not None:
         dealer, carry = state.winner, 1
     elif state.end_reason == "nagari":
         carry = carry * 2 if rules.nagari_carry is NagariCarry.STACK else 2
         if rules.nagari_dealer is NagariDealer.NEXT:
-            dealer = state.after[dealer][0]
-    return {"dealer": dealer, "carry": carry, "no_die": []}
+            dealer = (dealer + 1) % rules.players
+    died = state.sitter >= 0 and state.seller < 0
+    no_die = [state.sitter] if died and rules.yeonsa_ban else []
+    return {"dealer": dealer, "carry": carry, "no_die": no_die}
 
 
 def summary(state: MatgoState) -> dict[str, Any]:
@@ -138,8 +147,8 @@ def summary(state: MatgoState) -> dict[str, Any]:
         "finished": state.over,
         "winner": state.winner,
         "points": stake(state),
-        "sitting_out": None,
-        "seller": None,
+        "sitting_out": None if state.sitter < 0 else state.sitter,
+        "seller": None if state.seller < 0 else state.seller,
         "payments": [
             {"from": f, "to": t, "points": p, "reason": r} for f, t, p, r in state.payments
         ],

@@ -23,7 +23,15 @@ from typing import ClassVar, Final
 
 from madang.core.errors import RuleConfigError
 from madang.core.options import OptionField, Options, option
-from madang.matgo.rules import BbeokStealFrom, BonusCards, Chongtong, Gukjin, MatgoRules
+from madang.matgo.rules import (
+    BbeokStealFrom,
+    BonusCards,
+    Chongtong,
+    Gukjin,
+    GwangPayers,
+    GwangSeller,
+    MatgoRules,
+)
 
 __all__ = [
     "GOSTOP_DEAL",
@@ -49,21 +57,6 @@ class NagariCarry(Enum):
 
     STACK = "stack"  #: x2, x4, … (each 나가리 doubles it)
     DOUBLE = "double"  #: always x2
-
-
-class GwangSeller(Enum):
-    """광팔기 (gwangpalgi): who sits out with four at the table (``gostop.md`` §8.3)."""
-
-    CHOICE = "choice"  #: 선+1 then 선+2 answer join or die; else 선+3 sells
-    LAST = "last"  #: nobody is asked: 선+3 always sits out and sells
-
-
-class GwangPayers(Enum):
-    """Who pays the seller's 광값 (gwanggap, ``gostop.md`` §8.5)."""
-
-    NON_DEALERS = "non_dealers"  #: each of the two players other than 선, at once
-    ALL = "all"  #: each of the three players, at once
-    WINNER = "winner"  #: the game's winner, at settlement (nobody after 나가리)
 
 
 #: The deal of ``gostop.md`` §2 (and §8.2), top first: 4 to each hand from 선+1 round
@@ -150,6 +143,12 @@ PRESETS: dict[str, GostopRules] = {
     "bonus2": GostopRules(bonus_cards=BonusCards.TWO_THREE),
     "strict": GostopRules(pibak_zero_pi=True, gobak_multiplier=2, jabbeok=False),
     "maker_pays": GostopRules(bbeok_steal_from=BbeokStealFrom.MAKER, first_bbeok_points=0),
+    "shodang": GostopRules(shodang=True),
+    # four at the table, one sitting out each game (광팔기, §8): join/die, and the sale
+    "gwangpalgi": GostopRules(players=4),
+    "gwangpalgi_last": GostopRules(
+        players=4, gwang_seller=GwangSeller.LAST, gwang_payers=GwangPayers.ALL, shodang=True
+    ),
 }
 
 

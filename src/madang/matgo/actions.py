@@ -14,7 +14,13 @@ ids       action
 169, 170  ``go``, ``stop``
 171, 172  ``gukjin animal``, ``gukjin pi``
 173, 174  ``chongtong stop``, ``chongtong play``
+175, 176  ``join``, ``die`` (광팔기, 고스톱 with four)
+177       ``shodang`` (쇼당, 고스톱)
+178, 179  ``shodang accept``, ``shodang refuse``
 ========  =====================================
+
+맞고 uses the ids below :data:`NUM_ACTIONS` (its RL encoding's action space); 고스톱
+adds the last five (:data:`NUM_FAMILY_ACTIONS`), which are never legal in 맞고.
 
 >>> parse_action("play 08g shake")
 80
@@ -44,7 +50,13 @@ GUKJIN_ANIMAL: Final = STOP + 1
 GUKJIN_PI: Final = GUKJIN_ANIMAL + 1
 CHONGTONG_STOP: Final = GUKJIN_PI + 1
 CHONGTONG_PLAY: Final = CHONGTONG_STOP + 1
-NUM_ACTIONS: Final = CHONGTONG_PLAY + 1  # 175
+NUM_ACTIONS: Final = CHONGTONG_PLAY + 1  # 175: 맞고's ids
+JOIN: Final = NUM_ACTIONS  # 175
+DIE: Final = JOIN + 1
+SHODANG: Final = DIE + 1
+SHODANG_ACCEPT: Final = SHODANG + 1
+SHODANG_REFUSE: Final = SHODANG_ACCEPT + 1
+NUM_FAMILY_ACTIONS: Final = SHODANG_REFUSE + 1  # 180: 맞고's and 고스톱's
 
 _FIXED: Final = {
     FLIP: "flip",
@@ -54,6 +66,11 @@ _FIXED: Final = {
     GUKJIN_PI: "gukjin pi",
     CHONGTONG_STOP: "chongtong stop",
     CHONGTONG_PLAY: "chongtong play",
+    JOIN: "join",
+    DIE: "die",
+    SHODANG: "shodang",
+    SHODANG_ACCEPT: "shodang accept",
+    SHODANG_REFUSE: "shodang refuse",
 }
 _FIXED_BY_TEXT: Final = {v: k for k, v in _FIXED.items()}
 

@@ -37,8 +37,13 @@ from madang.matgo.cards import (
     ALL_MONTH_CARDS,
     BIT,
     BONUS_MASK,
+    CHEONGDAN_MASK,
+    CHODAN_MASK,
     CODES,
+    GODORI_MASK,
     GUKJIN_BIT,
+    GWANG_MASK,
+    HONGDAN_MASK,
     MONTH,
     MONTH_MASK,
     PI_MASK,
@@ -52,7 +57,14 @@ from madang.matgo.cards import (
     parse_cards,
 )
 from madang.matgo.events import Event, NoEvents
-from madang.matgo.rules import BbeokStealFrom, Chongtong, Gukjin, MatgoRules
+from madang.matgo.rules import (
+    BbeokStealFrom,
+    Chongtong,
+    Gukjin,
+    GwangPayers,
+    GwangSeller,
+    MatgoRules,
+)
 from madang.matgo.scoring import (
     MISSIONS,
     GukjinMode,
@@ -79,6 +91,8 @@ class Phase(IntEnum):
     GO_STOP = 4  #: 고 or 스톱
     CHONGTONG = 5  #: 총통: stop or play on
     OVER = 6  #: the game has ended
+    JOIN = 7  #: 광팔기 (gostop.md §8.3): join the game or die (sit it out)
+    SHODANG = 8  #: 쇼당 (gostop.md §7): accept or refuse the call
 
 
 class TurnMode(IntEnum):
@@ -100,7 +114,8 @@ PLAYED_CARD_MODES: Final = frozenset(
 
 # The phases and rule options as module globals for the hot paths: an enum member read
 # from its class costs about ten times a global's read on Python 3.11.
-_P_PLAY, _P_PICK_PLAY, _P_PICK_FLIP, _P_GUKJIN, _P_GO_STOP, _P_CHONGTONG, _P_OVER = tuple(Phase)
+_P_PLAY, _P_PICK_PLAY, _P_PICK_FLIP, _P_GUKJIN, _P_GO_STOP, _P_CHONGTONG, _P_OVER = tuple(Phase)[:7]
+_P_JOIN, _P_SHODANG = Phase.JOIN, Phase.SHODANG
 _GK_ASK, _GK_BEFORE_SCORE = Gukjin.ASK, Gukjin.BEFORE_SCORE
 _CT_INSTANT: Final = Chongtong.INSTANT
 _BS_MAKER: Final = BbeokStealFrom.MAKER
@@ -117,6 +132,7 @@ class Turn:
 
     __slots__: ClassVar[tuple[str, ...]] = (
         "bonus",
+        "bonus_played",
         "cap",
         "card",
         "flip",
@@ -142,10 +158,13 @@ class Turn:
     #: the makers of the 뻑 stacks taken this turn whose steal takes from the maker only
     #: (``bbeok_steal_from: maker``), one per ``ppeok_maker`` steal, in order
     makers: tuple[int, ...]
+    #: 1 once the player to act has played a bonus card this turn (쇼당 is called before)
+    bonus_played: int
 
     def __init__(self) -> None:
         self.mode = TurnMode.NONE
         self.card = self.month = self.pair = self.cap = self.bonus = self.options = 0
+        self.bonus_played = 0
         self.flip = -1
         self.last = False
         self.steals = []
@@ -159,7 +178,8 @@ class Turn:
     def snapshot(self) -> tuple[Any, ...]:
         """The turn as a comparable tuple."""
         return (self.mode, self.card, self.month, self.pair, self.cap, self.bonus, self.flip,
-                self.options, self.last, tuple(self.steals), self.makers)  # fmt: skip
+                self.options, self.last, tuple(self.steals), self.makers,
+                self.bonus_played)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """The turn as the view publishes it (see ``docs/rules/matgo.md``)."""
@@ -220,7 +240,8 @@ _SLOTS: Final = (
     "stack_maker", "stack_extra", "tokens", "shakes", "no_shake", "revealed", "go_count",
     "go_score", "ppeok_count", "ppeok_turns", "turns", "gukjin_mode", "phase", "current",
     "winner", "points", "payments", "sheet", "end_reason", "turn", "events", "moves",
-    "_legal", "after", "go_at", "sheets",
+    "_legal", "after", "go_at", "sheets", "no_die", "sitter", "seller", "gwang_due",
+    "shodang_by", "shodang_yes", "shodang_no",
 )  # fmt: skip
 
 
@@ -268,6 +289,15 @@ class MatgoState:
     after: tuple[tuple[int, ...], ...]
     go_at: list[int]  #: per seat, the move number of its latest 고 (0: none)
     sheets: tuple[ScoreSheet, ...]  #: a 스톱 win's sheet per loser, in turn order
+    #: 광팔기 (``gostop.md`` §8): the seats barred from `die` by 연사 금지 (as given)
+    no_die: tuple[int, ...]
+    sitter: int  #: the seat sitting this game out (-1: none, or not decided yet)
+    seller: int  #: the sitter when it sells 광 (sat out without choosing `die`; else -1)
+    gwang_due: int  #: 광값 the winner still owes the seller (``gwang_payers: winner``)
+    #: 쇼당 (``gostop.md`` §7): the caller (-1: none yet; -2: not in these rules)
+    shodang_by: int
+    shodang_yes: int  #: the seats that accepted the 쇼당, as bits
+    shodang_no: int  #: the seats that refused it, as bits
 
     # ------------------------------------------------------------------ queries
 
@@ -346,6 +376,8 @@ class MatgoState:
                     out.extend(special)
             if self.tokens[p]:
                 out.append(A.FLIP)
+            if self.shodang_by == -1 and self.may_call_shodang(p):
+                out.append(A.SHODANG)
             return out
         if phase is _P_PICK_PLAY or phase is _P_PICK_FLIP:
             return [A.PICK + c for c in cards_of(self.turn.options)]
@@ -355,7 +387,31 @@ class MatgoState:
             return [A.GUKJIN_ANIMAL, A.GUKJIN_PI]
         if phase is _P_CHONGTONG:
             return [A.CHONGTONG_STOP, A.CHONGTONG_PLAY]
+        if phase is _P_JOIN:
+            return [A.JOIN, A.DIE]
+        if phase is _P_SHODANG:
+            return [A.SHODANG_ACCEPT, A.SHODANG_REFUSE]
         return []
+
+    def may_call_shodang(self, p: int) -> bool:
+        """쇼당 (shodang, ``gostop.md`` §7, §14.6): whether ``p``, to play, may call it now —
+        once per game in all, as the first decision of its turn (before a bonus card),
+        holding two hand cards or more, with **both** opponents threatened: each holds
+        exactly two cards of the birds, 홍단, 청단 or 초단 and ``p``'s hand the third, or
+        exactly two 광 and ``p``'s hand a 광."""
+        if self.shodang_by != -1 or self.phase is not _P_PLAY or self.turn.bonus_played:
+            return False
+        hand = self.hands[p]
+        if hand.bit_count() < 2:
+            return False
+        for o in self.after[p]:
+            theirs = self.captured[o]
+            if not (
+                ((theirs & GWANG_MASK).bit_count() == 2 and hand & GWANG_MASK)
+                or any((theirs & s).bit_count() == 2 and hand & s & ~theirs for s in _SHODANG_SETS)
+            ):
+                return False
+        return True
 
     def legal_mask(self) -> int:
         """The action ids legal now as the bits of an int (bit ``i`` set: id ``i`` is
@@ -371,8 +427,8 @@ class MatgoState:
             hand = self.hands[p]
             a = hand - ((hand >> 1) & _FIVES)
             a = (a & _THREES) + ((a >> 2) & _THREES)
-            if (a + _ONES) & _FOURS & ALL_MONTH_CARDS:  # a 흔들기 or 폭탄 may be on
-                bits = 0
+            if (a + _ONES) & _FOURS & ALL_MONTH_CARDS or self.shodang_by == -1:
+                bits = 0  # a 흔들기 or 폭탄 may be on, or a 쇼당
                 for i in self.legal_actions():
                     bits |= 1 << i
                 return bits
@@ -392,7 +448,7 @@ class MatgoState:
 
         Play: the lowest month card in the hand, else a bonus card, else a token flip.
         Pick: the lowest option. 고/스톱: 스톱. 국진: the count that scores more now
-        (열끗 on a tie). 총통: stop (take the 10 points).
+        (열끗 on a tie). 총통: stop (take the 10 points). 광팔기: die. 쇼당: accept.
         """
         t = self.turn
         phase = self.phase
@@ -414,6 +470,10 @@ class MatgoState:
             return A.GUKJIN_PI if as_pi else A.GUKJIN_ANIMAL
         if phase is _P_CHONGTONG:
             return A.CHONGTONG_STOP
+        if phase is _P_JOIN:
+            return A.DIE  # sitting out risks nothing
+        if phase is _P_SHODANG:
+            return A.SHODANG_ACCEPT  # accepting never makes the answerer pay more
         raise IllegalActionError("the game is over")
 
     # ------------------------------------------------------------------ stepping
@@ -440,7 +500,7 @@ class MatgoState:
         if a not in legal:
             if self.phase is _P_OVER:
                 raise IllegalActionError("the game is over")
-            text = A.action_str(a) if 0 <= a < A.NUM_ACTIONS else repr(a)
+            text = A.action_str(a) if 0 <= a < A.NUM_FAMILY_ACTIONS else repr(a)
             raise IllegalActionError(
                 f"{text} is not legal now (seat {self.current} must answer "
                 f"{self.phase.name.lower()})"
@@ -502,7 +562,7 @@ class MatgoState:
             self._score_check(p)
         elif action == A.CHONGTONG_STOP:
             self._flat_win(p, "chongtong", "총통", self.rules.chongtong_points)
-        else:  # CHONGTONG_PLAY
+        elif action == A.CHONGTONG_PLAY:
             months = _chongtong_months(self.hands[p])
             cards = 0
             for m in months:
@@ -512,9 +572,14 @@ class MatgoState:
             self.shakes[p] += 1
             events.append(("chongtong_play", p, cards))
             self._after_chongtong(p)
+        elif action == A.JOIN or action == A.DIE:
+            self._answer_join(p, action == A.JOIN)
+        else:
+            self._shodang(p, action)
         return events[start:]  # type: ignore[no-any-return]
 
     def _play_bonus(self, p: int, card: int) -> None:
+        self.turn.bonus_played = 1
         self.hands[p] &= ~BIT[card]
         self.captured[p] |= BIT[card]
         self.events.append(("bonus_play", p, card))
@@ -527,6 +592,7 @@ class MatgoState:
         if not self.hands[p] and not self.tokens[p]:
             # Nothing left to play: the turn ends without a play (pile and hand empty).
             self.turn.last = True
+            self.turn.bonus_played = 0
             self._score_check(p)
         else:
             self.phase = _P_PLAY
@@ -714,7 +780,7 @@ class MatgoState:
         if cap:
             self.captured[p] |= cap
             self.events.append(("capture", p, cap))
-        t.cap = t.bonus = t.pair = t.options = 0
+        t.cap = t.bonus = t.pair = t.options = t.bonus_played = 0
         t.flip = -1
         t.mode = _NONE
         steals = t.steals
@@ -850,7 +916,7 @@ class MatgoState:
                 )
                 for o in self.after[p]
             ]  # fmt: skip
-            return sum(dokbak_pays(shares, self._dokbak_index(p), rules.gobak_multiplier))
+            return sum(dokbak_pays(shares, *self._dokbak(p)))
         return sum(self._settlement(p)[1])
 
     def _settle_options(self, p: int, loser: int) -> dict[str, Any]:
@@ -873,19 +939,31 @@ class MatgoState:
     def dokbak_seat(self, p: int) -> int | None:
         """독박 (dokbak): the loser who pays every share if ``p`` wins by 스톱 — the loser
         in 고박 (who called 고; of two, the one whose latest 고 came later), where 고박
-        moves shares rather than doubling one (``gostop.md`` §6.2–§6.3); else ``None``."""
+        moves shares rather than doubling one (``gostop.md`` §6.2–§6.3); else, after a
+        쇼당 that exactly one opponent accepted, that one being ``p``, the one who refused
+        (§7); else ``None``."""
+        return self._dokbak_payer(p)[0]
+
+    def _dokbak_payer(self, p: int) -> tuple[int | None, int]:
+        """:meth:`dokbak_seat` and how many times it pays the shares (``gobak_multiplier``
+        for 고박; once for a refused 쇼당, §14.6)."""
         if self.rules.gobak_doubles_share:
-            return None
+            return None, 1
         seat, at = None, 0
         for o in self.after[p]:
             if self.go_count[o] and self.go_at[o] > at:
                 seat, at = o, self.go_at[o]
-        return seat
+        if seat is not None:
+            return seat, self.rules.gobak_multiplier
+        yes = self.shodang_yes
+        if self.shodang_by >= 0 and yes == (1 << p) and self.shodang_no:
+            return self.shodang_no.bit_length() - 1, 1
+        return None, 1
 
-    def _dokbak_index(self, p: int) -> int | None:
-        """:meth:`dokbak_seat` as an index in ``after[p]`` (the losers' order)."""
-        g = self.dokbak_seat(p)
-        return None if g is None else self.after[p].index(g)
+    def _dokbak(self, p: int) -> tuple[int | None, int]:
+        """:meth:`_dokbak_payer` as an index in ``after[p]`` (the losers' order)."""
+        g, times = self._dokbak_payer(p)
+        return (None if g is None else self.after[p].index(g)), times
 
     def _settlement(self, p: int) -> tuple[tuple[ScoreSheet, ...], list[int]]:
         """The sheet of each loser (in turn order after ``p``) and what each pays if ``p``
@@ -894,18 +972,19 @@ class MatgoState:
         mode = self.gukjin_mode
         gmode = _GM_BEST if mode == _GJ_FREE else (_GM_PI if mode == _GJ_PI else _GM_ANIMAL)
         go_count = self.go_count
-        return settle_losers(
+        sheets, shares = settle_losers(
             self.captured[p],
             list(map(self.captured.__getitem__, after)),
             go=go_count[p],
             went_go=[go_count[o] > 0 for o in after],
-            dokbak=None if self.rules.gobak_doubles_share else self._dokbak_index(p),
             shakes=self.shakes[p],
             carry=self.carry,
             rules=self.rules,
             gukjin=gmode,
             mission=self.mission,
         )
+        payer, times = self._dokbak(p)
+        return sheets, shares if payer is None else dokbak_pays(shares, payer, times)
 
     def gukjin_as_pi(self, seat: int) -> bool:
         """Whether a 국진 held by ``seat`` counts as 쌍피 in its score now."""
@@ -939,12 +1018,125 @@ class MatgoState:
         self._end(p, sheet.points * len(self.after[p]), name)
 
     def _end(self, winner: int | None, points: int, reason: str) -> None:
+        if self.gwang_due and winner is not None:  # gwang_payers: winner (§8.5, §14.5)
+            self._pay(winner, self.seller, self.gwang_due, "gwang_sale")
+        self.gwang_due = 0
         self.winner = winner
         self.points = points
         self.end_reason = reason
         self.phase = _P_OVER
         self._legal = []
         self.events.append(("end", winner, points, reason))
+
+    # ------------------------------------------------------------------ 광팔기, 쇼당
+
+    def _ask_join(self, k: int) -> None:
+        """광팔기 (``gostop.md`` §8.3): ask 선+k (then 선+k+1, … up to 선+2) join or die,
+        skipping a seat barred from `die` by 연사 금지 (it joins unasked); when every
+        asked seat joined, or with ``gwang_seller: last``, 선+3 sits out and sells."""
+        n = len(self.hands)
+        rules = self.rules
+        if rules.gwang_seller is GwangSeller.CHOICE:
+            for j in range(k, n - 1):
+                seat = (self.dealer + j) % n
+                if rules.yeonsa_ban and seat in self.no_die:
+                    continue
+                self.current = seat
+                self.phase = _P_JOIN
+                return
+        seat = (self.dealer + n - 1) % n
+        self.events.append(("sell", seat))
+        self._sit_out(seat, True)
+
+    def _answer_join(self, p: int, joins: bool) -> None:
+        if joins:
+            self.events.append(("join", p))
+            self._ask_join((p - self.dealer) % len(self.hands) + 1)
+        else:
+            self.events.append(("die", p))
+            self._sit_out(p, False)
+
+    def _sit_out(self, seat: int, sells: bool) -> None:
+        """``seat`` sits this game out (§8.4–§8.6, in the order of §14.3): its seven
+        cards go under the draw pile in the order dealt (the first dealt flipped first of
+        them), a two-총통 redeal among the three, the seller's 광값, a single 총통; then
+        선 plays. Turn order, steals and payments skip the sitter from here on."""
+        n = len(self.hands)
+        hand = self.hands[seat]
+        if self.deck:
+            hand_at, _ = deal_positions(self.rules.deal, n)
+            dealt = [self.deck[i] for i in hand_at[(seat - self.dealer - 1) % n]]
+        else:  # a state rebuilt from a view: the order is unknown, and hidden anyway
+            dealt = cards_of(hand)
+        dealt.reverse()
+        self.pile[:0] = dealt
+        self.hands[seat] = 0
+        self.sitter = seat
+        self.seller = seat if sells else -1
+        self.after = _AFTER_OUT[n][seat]
+        dealer = self.dealer
+        full = list(map(_full_months, self.hands))
+        ct = [p for p in (dealer, *self.after[dealer]) if full[p]]
+        if len(ct) >= 2:
+            self.events.append(("redeal", "two_chongtong"))
+            self._end(None, 0, "redeal")
+            return
+        if sells:
+            self._sell_gwang(seat, hand)
+        self.current = dealer
+        self.phase = _P_PLAY
+        if ct:
+            self._ask_chongtong(ct[0])
+
+    def _sell_gwang(self, seat: int, hand: int) -> None:
+        """광값 (gwanggap, §8.5): ``gwang_price`` per 광 in the seller's hand (and bonus
+        card, ``gwang_bonus_counts``), doubled once for three or more cards of a month
+        (§14.2); paid now by each player but 선 (``non_dealers``) or by each player
+        (``all``), in turn order after the seller, or by the winner at the end."""
+        rules = self.rules
+        count = (hand & GWANG_MASK).bit_count()
+        if rules.gwang_bonus_counts:
+            count += (hand & BONUS_MASK).bit_count()
+        price = rules.gwang_price * count
+        if any(_NIB_COUNT[(hand >> (g << 2)) & 15] >= 3 for g in range(12)):
+            price *= 2
+        if not price:
+            return
+        payers = rules.gwang_payers
+        if payers is GwangPayers.WINNER:
+            self.gwang_due = price
+            return
+        for o in _AFTER[len(self.hands)][seat]:
+            if payers is GwangPayers.ALL or o != self.dealer:
+                self._pay(o, seat, price, "gwang_sale")
+
+    def _shodang(self, p: int, action: int) -> None:
+        """쇼당 (§7): the call (the caller's hand shown to both), then each answer in turn
+        order after the caller; both accept: 나가리; else the caller plays its turn."""
+        events = self.events
+        if action == A.SHODANG:
+            self.shodang_by = p
+            self.revealed[p] |= self.hands[p]
+            events.append(("shodang", p, self.hands[p]))
+            self.current = self.after[p][0]
+            self.phase = _P_SHODANG
+            return
+        by = self.shodang_by
+        if action == A.SHODANG_ACCEPT:
+            self.shodang_yes |= 1 << p
+            events.append(("shodang_accept", p))
+        else:
+            self.shodang_no |= 1 << p
+            events.append(("shodang_refuse", p))
+        others = self.after[by]
+        if p != others[-1]:
+            self.current = others[others.index(p) + 1]
+            return
+        if self.shodang_no == 0:
+            self._end(None, 0, "nagari")
+            return
+        self.current = by
+        self.phase = _P_PLAY
 
     def _after_chongtong(self, p: int) -> None:
         """After a 총통 holder plays on, 선 makes the first move (two 총통 were a redeal)."""
@@ -1005,6 +1197,10 @@ class MatgoState:
         s.go_at = zeros.copy()
         s.after = _AFTER[n]
         s.sheets = ()
+        s.no_die = ()
+        s.sitter = s.seller = -1
+        s.gwang_due = s.shodang_yes = s.shodang_no = 0
+        s.shodang_by = -1 if rules.shodang else -2
         s.gukjin_mode = _GJ_FREE
         s.phase = _P_PLAY
         s.current = dealer
@@ -1092,6 +1288,21 @@ class MatgoState:
         s.winner = v["winner"]
         s.points = v["points"]
         s.payments = [(p["from"], p["to"], p["points"], p["reason"]) for p in v["payments"]]
+        table = pub.get("table")
+        if table is not None:  # 광팔기 and 쇼당 (gostop.md §7, §8)
+            s.no_die = tuple(table["no_die"])
+            sitter = v["sitting_out"]
+            if sitter is not None:
+                s.sitter = sitter
+                s.after = _AFTER_OUT[n][sitter]
+            s.seller = -1 if v["seller"] is None else v["seller"]
+            s.gwang_due = table["gwang_due"]
+            sh = table["shodang"]
+            if sh["by"] is not None:
+                s.shodang_by = sh["by"]
+            s.shodang_yes = sum(1 << x for x in sh["accepted"])
+            s.shodang_no = sum(1 << x for x in sh["refused"])
+            s.turn.bonus_played = int(bool(table["bonus_played"]))
         s._deal_hidden(seat, cards_of(unseen), needs, rng)
         return s
 
@@ -1180,6 +1391,17 @@ _NO_EXTRAS: Final = [0] * 13
 _AFTER: Final = {
     n: tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(2, 5)
 }
+#: By seat count and sitter (광팔기): ``_AFTER`` without the sitter.
+_AFTER_OUT: Final = {
+    n: tuple(
+        tuple(tuple(o for o in _AFTER[n][p] if o != out) for p in range(n)) for out in range(n)
+    )
+    for n in range(2, 5)
+}
+#: The sets of 쇼당's threat (``gostop.md`` §7) but 광: the birds, 홍단, 청단, 초단.
+_SHODANG_SETS: Final = (GODORI_MASK, HONGDAN_MASK, CHEONGDAN_MASK, CHODAN_MASK)
+#: At most three seats play a game; a fourth sits it out (광팔기, ``gostop.md`` §8).
+_MAX_PLAYING: Final = 3
 
 
 def rules_class(game: object) -> type[MatgoRules]:
@@ -1265,6 +1487,8 @@ _PHASE_LEGAL_BITS: Final = tuple(
         _P_GO_STOP: 1 << A.GO | 1 << A.STOP,
         _P_GUKJIN: 1 << A.GUKJIN_ANIMAL | 1 << A.GUKJIN_PI,
         _P_CHONGTONG: 1 << A.CHONGTONG_STOP | 1 << A.CHONGTONG_PLAY,
+        _P_JOIN: 1 << A.JOIN | 1 << A.DIE,
+        _P_SHODANG: 1 << A.SHODANG_ACCEPT | 1 << A.SHODANG_REFUSE,
     }.get(phase, 0)
     for phase in Phase
 )
@@ -1332,11 +1556,14 @@ def new_game(
     carry: int = 1,
     mission: str | None = None,
     events: bool = True,
+    no_die: Sequence[int] = (),
 ) -> MatgoState:
     """Deal a new game from a ``seed`` or a given ``deck`` (ids or codes, top first).
 
     ``carry`` is the 나가리 multiplier in force; ``mission`` names the game's mission
     when ``rules.missions`` is on (drawn from the deck's order when not given).
+    ``no_die``: with four seats (광팔기), the seats barred from `die` by 연사 금지
+    (``gostop.md`` §8.3; ignored when ``rules.yeonsa_ban`` is off).
 
     ``events=False`` keeps no events (the RL path's games, a little faster): every step
     returns ``[]`` and :attr:`MatgoState.events` stays an empty :class:`NoEvents`, so a
@@ -1344,13 +1571,17 @@ def new_game(
     """
     rules = rules or _DEFAULT_RULES
     n = rules.players
-    if n not in _BUILT_SEATS or rules.shodang:
-        raise RuleConfigError(
-            "not built yet: the engine plays 2 or 3 seats without 쇼당 "
-            "(광팔기 with 4 and 쇼당 come in a later step of issue 28)"
-        )
+    if n not in _AFTER:
+        raise RuleConfigError(f"the engine seats 2 to 4 players, not {n!r}")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+    if no_die:
+        if not isinstance(no_die, list | tuple) or not all(
+            type(x) is int and 0 <= x < n for x in no_die
+        ):
+            raise RecordError(f"no_die must be a list of seats from 0 to {n - 1}, not {no_die!r}")
+        if n <= _MAX_PLAYING:  # gostop.md §14.4
+            raise RecordError(f"no_die is for 4 players (광팔기); with {n} it must be empty")
     if not isinstance(carry, int) or isinstance(carry, bool) or carry < 1 or carry & (carry - 1):
         raise RecordError(f"carry must be a power of two >= 1, not {carry!r}")
     if deck is None:
@@ -1359,6 +1590,8 @@ def new_game(
         ids = [parse_card(c) if isinstance(c, str) else c for c in deck]
         check_deck(ids, rules)
     s = MatgoState.blank(rules, dealer=dealer, carry=carry)
+    if no_die:
+        s.no_die = tuple(sorted(set(no_die)))
     if not events:
         s.events = NoEvents()
     s.deck = tuple(ids)
@@ -1374,14 +1607,11 @@ def new_game(
     return s
 
 
-#: The seat counts the engine plays (4, 광팔기, is a later step of issue 28).
-_BUILT_SEATS: Final = (2, 3)
-
-
 def _deal(s: MatgoState, ids: list[int]) -> None:
     """Deal by the rules' layout (``matgo.md`` §2: 4 floor, 5 other, 5 선, 4 floor, 5, 5;
     ``gostop.md`` §2: 4 to each from 선+1 to 선, 3 floor, 3 each, 3 floor); bonus cards
-    on the floor go to 선; four of a month on the floor or two 총통: a redeal."""
+    on the floor go to 선; four of a month on the floor or two 총통: a redeal. With a
+    fourth seat, who sits out is decided first (광팔기, ``gostop.md`` §8.3, §14.3)."""
     dealer = s.dealer
     n = len(s.hands)
     hand_at, floor_at, dealt = _deal_plan(s.rules.deal, n)
@@ -1408,6 +1638,9 @@ def _deal(s: MatgoState, ids: list[int]) -> None:
     if _full_months(s.floor):
         events.append(("redeal", "four_on_floor"))
         s._end(None, 0, "redeal")
+        return
+    if n > _MAX_PLAYING:
+        s._ask_join(1)
         return
     full = list(map(_full_months, s.hands))
     if not any(full):

@@ -62,7 +62,19 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "stop": ("seat", "score"),
     "payment": ("from", "to", "points", "reason"),
     "end": ("winner", "points", "reason"),
+    # 고스톱 only (gostop.md §7, §8): 광팔기's answers and sale, 쇼당's call and answers
+    "join": ("seat",),
+    "die": ("seat",),  # the seat sits this game out, its cards under the pile unseen
+    "sell": ("seat",),  # 선+3 sits out and sells 광 (the 광값 follows as payments)
+    "shodang": ("seat", "cards"),  # the caller's hand, shown to both
+    "shodang_accept": ("seat",),
+    "shodang_refuse": ("seat",),
 }
+
+#: The events only 고스톱 makes (never in a game of 맞고).
+GOSTOP_EVENTS: frozenset[str] = frozenset(
+    ("join", "die", "sell", "shodang", "shodang_accept", "shodang_refuse")
+)
 
 _HIDDEN = {"draw": 2}  # event type -> index of the hidden field
 

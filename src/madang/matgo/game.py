@@ -7,11 +7,12 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from madang.core.errors import FairnessError, IllegalActionError
 from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
 from madang.core.match import Match
+from madang.matgo.actions import NUM_ACTIONS
 from madang.matgo.rules import RULESET_VERSION
 
 if TYPE_CHECKING:
@@ -20,12 +21,16 @@ if TYPE_CHECKING:
 __all__ = ["SPEC", "MatgoSession", "deal", "fair_deal", "frames", "max_points", "session"]
 
 _FLAT_WINS = frozenset({"chongtong", "sam_ppeok"})
-_TIMEOUT_DEFAULTS = frozenset({"go_stop", "chongtong"})
-"""The questions a timeout answers with the default (스톱, take the 총통), not the bot's."""
+_TIMEOUT_DEFAULTS = frozenset({"go_stop", "chongtong", "join", "shodang"})
+"""The questions a timeout answers with the default (스톱, take the 총통; 고스톱's `die`
+and accepting a 쇼당), not the bot's."""
 
 
 class MatgoSession(Session):
     """Matgo games in series (the winner deals the next, 나가리 doubles the next)."""
+
+    ACTION_COUNT: ClassVar[int] = NUM_ACTIONS
+    """The action ids of the game (맞고's; 고스톱 adds its own after them)."""
 
     def __init__(self, match: MatgoMatch) -> None:
         self.game = "matgo"
@@ -61,10 +66,8 @@ class MatgoSession(Session):
         return list(g.legal_actions())
 
     def step(self, seat: int, action: int) -> list[Any]:
-        from madang.matgo.actions import NUM_ACTIONS
-
         g = self.match.game
-        check_action(action, NUM_ACTIONS)
+        check_action(action, self.ACTION_COUNT)
         if g.over:
             raise IllegalActionError("the game is over")
         if g.current != seat:

@@ -83,6 +83,21 @@ class BbeokStealFrom(Enum):
     MAKER = "maker"  #: one 피 from the player who made the stack
 
 
+class GwangSeller(Enum):
+    """광팔기 (gwangpalgi): who sits out with four at the table (``gostop.md`` §8.3)."""
+
+    CHOICE = "choice"  #: 선+1 then 선+2 answer join or die; else 선+3 sells
+    LAST = "last"  #: nobody is asked: 선+3 always sits out and sells
+
+
+class GwangPayers(Enum):
+    """Who pays the seller's 광값 (gwanggap, ``gostop.md`` §8.5)."""
+
+    NON_DEALERS = "non_dealers"  #: each of the two players other than 선, at once
+    ALL = "all"  #: each of the three players, at once
+    WINNER = "winner"  #: the game's winner, at settlement (nobody after 나가리)
+
+
 RULESET_VERSION = "1"
 """The version of this implementation of the Matgo rules (records carry it)."""
 
@@ -139,6 +154,17 @@ class MatgoRules(Options):
     """Taking another's 뻑 stack steals from each opponent (맞고: the one), or its maker."""
     shodang = False
     """쇼당 (shodang, ``gostop.md`` §7): not in 맞고."""
+    # 광팔기 (``gostop.md`` §8): read only where a fourth seat sits out (never in 맞고)
+    gwang_seller = GwangSeller.CHOICE
+    """Four seats: join/die in order, or 선+3 always sells."""
+    yeonsa_ban = True
+    """연사 금지 (yeonsa geumji): a seat that chose `die` last game is not asked."""
+    gwang_price = 1
+    """광값 (gwanggap): points per 광 sold."""
+    gwang_bonus_counts = True
+    """A bonus card in the seller's hand counts as a 광."""
+    gwang_payers = GwangPayers.NON_DEALERS
+    """Who pays the 광값."""
 
     ENUM_VALUES: ClassVar[dict[str, tuple[Enum, ...]]] = {
         "bonus_cards": (BonusCards.TWO_THREE, BonusCards.NONE, BonusCards.THREE_TWOS),

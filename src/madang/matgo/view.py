@@ -107,7 +107,7 @@ def public_view(state: MatgoState) -> dict[str, Any]:
                     "bonus": codes_of(state.stack_extra[m]),
                 }
             )
-    return {
+    out: dict[str, Any] = {
         "dealer": state.dealer,
         "phase": state.phase.name.lower(),
         "pending": state.pending(),
@@ -143,6 +143,20 @@ def public_view(state: MatgoState) -> dict[str, Any]:
         "winner": state.winner,
         "points": state.points,
     }
+    if state.rules.players > 2:  # 고스톱: 광팔기 and 쇼당 (gostop.md §7, §8)
+        out["sitting_out"] = None if state.sitter < 0 else state.sitter
+        out["seller"] = None if state.seller < 0 else state.seller
+        out["public"]["table"] = {
+            "no_die": list(state.no_die),
+            "gwang_due": state.gwang_due,
+            "shodang": {
+                "by": state.shodang_by if state.shodang_by >= 0 else None,
+                "accepted": [p for p in seats if state.shodang_yes >> p & 1],
+                "refused": [p for p in seats if state.shodang_no >> p & 1],
+            },
+            "bonus_played": bool(state.turn.bonus_played),  # 쇼당 comes before a bonus
+        }
+    return out
 
 
 def _gukjin_as(state: MatgoState, p: int) -> str | None:
@@ -163,7 +177,10 @@ def help_of(v: dict[str, Any]) -> MatgoHelp:
     as_pi = [a == "pi" for a in v["gukjin_as"]]
     seats = range(len(captured))
     return {
-        "warnings": [_warnings(captured, p, v["go"][p] > 0, rules) for p in seats],
+        "warnings": [
+            [] if p == v.get("sitting_out") else _warnings(captured, p, v["go"][p] > 0, rules)
+            for p in seats
+        ],  # (the seat sitting out, 광팔기, risks nothing)
         "score_items": [
             [{"name": i.name, "points": i.points} for i in jokbo_items(captured[p], as_pi[p])]
             for p in seats
