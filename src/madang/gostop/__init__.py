@@ -4,7 +4,7 @@ The turn engine is :mod:`madang.matgo.engine` (one engine for 맞고 and 고스�
 count and the stop score are rules values, ``gostop.md`` §12); this package holds the
 rules options of ``gostop.md`` §10 and their presets, and the records of §11
 (:mod:`madang.gostop.record`). The session on the game
-contract is :mod:`madang.gostop.game` (not registered among the built-in games yet) and
+contract is :mod:`madang.gostop.game` (a built-in game of the registry) and
 the ``madang gostop`` commands :mod:`madang.gostop.cli`. Not built yet (issue 28, later
 steps): 광팔기 with four seats and 쇼당 in the engine, bots, server and browser.
 

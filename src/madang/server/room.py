@@ -318,10 +318,11 @@ class Room:
         self.engine = engine
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.rng = random.Random(self.seed ^ 0x5EED)
-        self.fair_deals = fair
+        self.fair_deals = fair and spec(game).fair_deal is not None
         """Whether the games are dealt verifiably (``docs/fairness.md``): a secret seed
         per game, committed to before the deal, mixed with the seats' entropy. False for
-        a seeded table (``deal_seed``), whose deals follow from :attr:`seed`."""
+        a seeded table (``deal_seed``), whose deals follow from :attr:`seed`, and for a
+        game that cannot deal from a key yet (no ``GameSpec.fair_deal``: 고스톱)."""
         self.fair: FairDeal | None = None
         """The verifiable deal of the current (or just finished) game."""
         self.fair_next: FairDeal | None = None
@@ -1122,6 +1123,7 @@ class Room:
         payments = sess.payments()
         record = self._record(reveal=True)
         scores = sess.match_scores()
+        placement = sess.placement_scores()
         try:
             result = await run_in_db(
                 self.engine,
@@ -1134,6 +1136,7 @@ class Room:
                 payments=payments,
                 record=record,
                 match_scores=scores,
+                placement=placement,
             )
         except store.AlreadySettled as e:  # settled before a restart: not paid twice
             log.warning("table %s: game %s was settled already", self.table_id, game_id)

@@ -32,7 +32,10 @@ router = APIRouter()
 async def get_config(request: Request) -> dict[str, Any]:
     config = hub_of(request).config
     return {
-        "games": {g: {"seats": seats_of(g), "presets": presets(g)} for g in games()},
+        "games": {
+            g: {"seats": seats_of(g), "presets": presets(g), "bot_levels": bot_levels(g)}
+            for g in games()
+        },
         "bot_levels": bot_levels(),
         "stakes": list(config.stakes),
         "money": {
