@@ -73,6 +73,9 @@ def test_every_name_the_engines_use_is_in_the_catalogue(lang: str) -> None:
     }
     want |= {f"matgo.mult.{m}" for m in ("go", "heundeulgi", "pibak", "gwangbak", "meongtta",
                                           "meongbak", "gobak", "nagari_carry")}  # fmt: skip
+    # the 박 a seat risks (madang.matgo.view.bak_risks; 고스톱's 고박 reads dokbak)
+    want |= {f"matgo.warn.{w}" for w in ("pibak", "gwangbak", "meongtta", "meongbak", "gobak",
+                                          "dokbak")}  # fmt: skip
     want |= {f"mahjong.pattern.{p.name}" for p in MJ_PATTERNS}
     want |= {f"mahjong.verb.{v}" for v in VERBS} | {f"mahjong.move.{v}" for v in VERBS}
     want |= {f"mahjong.ev.{e}" for e in ("deal", "draw", "flower", "discard", "ask", "answer",

@@ -12,7 +12,15 @@ from fastapi.responses import JSONResponse, Response
 from madang.core.registry import spec as game_spec
 from madang.server import store
 from madang.server.cluster import RemoteTable
-from madang.server.deps import Hub, body, bot_levels, current_user, hub_of, need_user
+from madang.server.deps import (
+    Hub,
+    body,
+    bot_level_for,
+    bot_levels,
+    current_user,
+    hub_of,
+    need_user,
+)
 from madang.server.games import games, make_session, presets
 from madang.server.games import seats as seats_of
 from madang.server.money import MoneyRules
@@ -75,7 +83,7 @@ async def create_table(request: Request) -> Response:
         if not isinstance(spec, dict) or spec.get("kind") not in tuple(Kind):
             raise WireError("bad_request", "each seat is {kind: human} or {kind: bot, level}")
         if spec["kind"] == Kind.BOT:
-            level = spec.get("level", "normal")
+            level = spec.get("level", bot_level_for(game, "normal"))
             if not isinstance(level, str) or level not in levels:
                 raise WireError("bad_request", f"{game} bot level must be one of {levels}")
             seats.append(Seat(i, Kind.BOT, level=level))
