@@ -184,6 +184,17 @@ def test_gostop_against_two_bots_by_clicking(server: str, browser: Any, axe: Axe
         assert seen["checked"] and seen["clicks"] >= 2
         over = page.locator("[data-testid=settlement]")
         assert over.is_visible()
+        # Matgo's layers over the board: the deal of three and every card played flew,
+        # the sounds were asked for, the captions kept up
+        hooks = page.evaluate(
+            """() => ({motion: window.__madangMotion.started,
+                       sounds: window.__madangSounds.triggered,
+                       captions: window.__madangCaptions || []})"""
+        )
+        assert hooks["motion"].get("deal", 0) >= 1 and hooks["motion"].get("play", 0) >= 3
+        assert hooks["motion"].get("flip", 0) >= 3, hooks["motion"]
+        assert hooks["sounds"].get("deal", 0) >= 1 and hooks["sounds"].get("play", 0) >= 3
+        assert hooks["captions"], hooks  # at least 스톱 (or 나가리) was captioned
         scan_korean(page, "gostop settlement")
         check_settlement(page)
         axe.check(page, "gostop settlement")

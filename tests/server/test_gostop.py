@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import START, recv_until, register, use_session
 
-from madang.server.deps import bot_level_for, bot_levels
+from madang.server.games import BotPlayer, bot_level_for, bot_levels
 from madang.server.ratings import placement_deltas
 
 GOSTOP_VS_BOTS = {
@@ -73,6 +73,8 @@ def test_config_offers_gostop_with_its_working_bot_levels(client: TestClient) ->
     # a quick match fills 고스톱's seats with the strongest level it has
     assert bot_level_for("gostop", "normal") in bot_levels("gostop")
     assert bot_level_for("matgo", "normal") == "normal"
+    # a person's stand-in (away, out of time) is a bot of the game, not the default answer
+    assert BotPlayer("gostop", bot_level_for("gostop", "normal"), 0.01).bot is not None
 
 
 def test_a_table_of_three_needs_three_seats_and_a_level_the_game_has(client: TestClient) -> None:

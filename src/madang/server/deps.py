@@ -182,33 +182,3 @@ def check_id(value: int, what: str) -> int:
     if not 1 <= value <= MAX_ID:
         raise WireError("not_found", f"no {what} {value}")
     return value
-
-
-def bot_levels(game: str | None = None) -> list[str]:
-    """The bot levels the lobby offers: of ``game``, those it has a bot for (고스톱's
-    levels come as its bots learn three seats, ``docs/server.md``); without a game,
-    every level.
-
-    >>> bot_levels("matgo"), bot_levels("gostop")[0]
-    (['easy', 'normal', 'hard'], 'easy')
-    """
-    from madang.bots import LEVELS, make_bot
-    from madang.core.errors import MadangError
-
-    if game is None:
-        return list(LEVELS)
-    out = []
-    for level in LEVELS:
-        try:
-            make_bot(game, level)
-        except MadangError:
-            continue
-        out.append(level)
-    return out
-
-
-def bot_level_for(game: str, wanted: str) -> str:
-    """``wanted`` if ``game`` has a bot of that level, else the strongest level it has
-    (a quick match's bots at a game whose bots do not play every level yet)."""
-    levels = bot_levels(game)
-    return wanted if wanted in levels else levels[-1]

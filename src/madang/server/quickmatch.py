@@ -36,8 +36,8 @@ from fastapi.responses import JSONResponse, Response
 
 from madang.core.registry import spec as game_spec
 from madang.server import money, store
-from madang.server.deps import body, bot_level_for, bot_levels, hub_of, need_user
-from madang.server.games import games
+from madang.server.deps import body, hub_of, need_user
+from madang.server.games import bot_level_for, bot_levels, games
 from madang.server.games import seats as seats_of
 from madang.server.money import MoneyRules
 from madang.server.room import Kind, Seat, too_many_tables

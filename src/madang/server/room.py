@@ -35,7 +35,7 @@ from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.fairdeal import FairDeal
 from madang.server.first_dealer import FirstPickPhase
-from madang.server.games import BotPlayer, Pacing, Session, make_session, pacing
+from madang.server.games import BotPlayer, Pacing, Session, bot_level_for, make_session, pacing
 from madang.server.journal import journal_of
 from madang.server.metrics import MOVE_SECONDS, MOVES
 from madang.server.money import MoneyRules, first_refusal
@@ -1299,10 +1299,12 @@ class Room:
 
     def _seat_bot(self, seat: int) -> BotPlayer:
         """The bot that plays ``seat``: its level for a bot seat, ``normal`` for a
-        person's (it answers when they are away or out of time)."""
+        person's (it answers when they are away or out of time), or the strongest level
+        the game has below it (고스톱's ``easy`` for now)."""
         s = self.seats[seat]
         if s.bot is None:
-            s.bot = BotPlayer(self.game, s.level or "normal", self.config.bot_budget_s)
+            level = s.level or bot_level_for(self.game, "normal")
+            s.bot = BotPlayer(self.game, level, self.config.bot_budget_s)
         return s.bot
 
     async def _bot_move(self, seat: int) -> int:

@@ -12,16 +12,8 @@ from fastapi.responses import JSONResponse, Response
 from madang.core.registry import spec as game_spec
 from madang.server import store
 from madang.server.cluster import RemoteTable
-from madang.server.deps import (
-    Hub,
-    body,
-    bot_level_for,
-    bot_levels,
-    current_user,
-    hub_of,
-    need_user,
-)
-from madang.server.games import games, make_session, presets
+from madang.server.deps import Hub, body, current_user, hub_of, need_user
+from madang.server.games import bot_level_for, bot_levels, games, make_session, presets
 from madang.server.games import seats as seats_of
 from madang.server.money import MoneyRules
 from madang.server.room import Join, Kind, Leave, Room, Seat, too_many_tables
