@@ -126,6 +126,12 @@ def check_settlement(page: Any) -> int | None:
         net[p["from"]] -= p["points"]
         net[p["to"]] += p["points"]
     assert sum(net) == 0
+    # the title says what the person (seat 0) paid the winner, or won
+    title = page.inner_text("[data-testid=settlement] h2")
+    mine = sum(p["points"] for p in pays if p["from"] == 0 and p["reason"] == "win")
+    won = sum(p["points"] for p in pays if p["to"] == 0 and p["reason"] == "win")
+    if mine or won:
+        assert f"{mine or won}점" in title, (title, pays)
     if not sheets.count():  # 나가리, or a flat win (총통, 3뻑) with one sheet for all
         return None
     win = [p for p in pays if p["reason"] == "win"]
@@ -214,3 +220,76 @@ def test_gostop_against_two_bots_by_clicking(server: str, browser: Any, axe: Axe
     finally:
         context.close()
     axe.finish()
+
+
+def gostop_samples() -> dict[str, Any]:
+    """Views a 고스톱 table shows, from random games: a 스톱 win's (a sheet per loser)
+    and the first view of a session whose 선 draw was tied."""
+    import random
+
+    from madang.core.registry import spec
+
+    out: dict[str, Any] = {"won": None, "tied": None}
+    for seed in range(400):
+        s = spec("gostop").session("default", seed)
+        first = s.annotate(s.view(0), 0)
+        if out["tied"] is None and len(first["match"]["first_draws"]) > 1:
+            out["tied"] = first
+        rng = random.Random(seed)
+        while not s.over:
+            seat = s.pending()[0]
+            s.step(seat, rng.choice(s.legal(seat)))
+        v = s.annotate(s.view(0), 0)
+        if v.get("sheets") and out["won"] is None:
+            out["won"] = {"view": v, "result": {**s.outcome(), "payments": [
+                {"from": f, "to": to, "points": p, "reason": r} for f, to, p, r in s.payments()
+            ]}}  # fmt: skip
+        if all(out.values()):
+            return out
+    raise AssertionError(f"no sample of {[k for k, v in out.items() if v is None]}")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_gostop_words_in_both_languages(server: str, browser: Any, lang: str) -> None:
+    """The 선 draw among three (a tie drawn again), a sheet per loser and a 나가리, by the
+    client's module: no missing key in either language, and in Korean no raw code."""
+    samples = gostop_samples()
+    page = browser.new_page(viewport=DESKTOP)
+    try:
+        page.goto(server + "/login")
+        page.wait_for_selector("#btn-register")
+        page.evaluate("(l) => localStorage.setItem('madang:lang', l)", lang)
+        page.reload()
+        page.wait_for_selector("#btn-register")
+        got = page.evaluate(
+            """async (text) => {
+              const S = JSON.parse(text);
+              const { h } = await import('/static/js/util.js');
+              const { GAMES } = await import('/static/js/games.js');
+              const mod = GAMES.gostop;
+              const name = (s) => ['민수', '지우', '서윤'][s];
+              const app = document.getElementById('app');
+              app.replaceChildren();
+              const ul = h('ul');
+              app.append(ul);
+              for (const line of mod.intro(S.tied, name)) ul.append(h('li', {}, line));
+              app.append(mod.settlement(S.won.view, S.won.result, name));
+              // a 나가리: no sheet, the end's reason
+              app.append(mod.settlement({}, {winner: null, reason: 'nagari', payments: []}, name));
+              return {lines: ul.children.length, missing: [...window.__madangMissing],
+                      sheets: [...app.querySelectorAll('.loser-sheet')].map(
+                        (s) => +s.dataset.loser),
+                      title: mod.titlePoints(S.won.result, S.won.view.winner)};
+            }""",
+            __import__("json").dumps(samples),
+        )
+        won = samples["won"]
+        w = won["view"]["winner"]
+        assert got["missing"] == [], got
+        assert got["sheets"] == [(w + 1) % 3, (w + 2) % 3]
+        assert got["lines"] == len(samples["tied"]["match"]["first_draws"]) + 2
+        assert got["title"] == won["result"]["points"]
+        if lang == "ko":
+            scan_korean(page, "gostop samples")
+    finally:
+        page.close()

@@ -66,6 +66,16 @@ export function gostopSettlement(view, result, name) {
   );
 }
 
+/** The settlement title's points for `seat`: what a loser paid the winner (none under
+ *  another's 독박), else the game's points (the winner's, a spectator's). */
+export function gostopTitlePoints(result, seat) {
+  if (seat === null || seat === undefined || result.winner === seat) return result.points;
+  return (result.payments || [])
+    .filter((p) => p.from === seat && p.to === result.winner)
+    .filter((p) => p.reason === "win" || p.reason === result.reason)
+    .reduce((sum, p) => sum + p.points, 0);
+}
+
 export const gostopModule = {
   game: "gostop",
   createBoard: createMatgoBoard,
@@ -74,4 +84,5 @@ export const gostopModule = {
   captions: matgoCaptions,
   intro: gostopIntro,
   settlement: gostopSettlement,
+  titlePoints: gostopTitlePoints,
 };
