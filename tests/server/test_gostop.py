@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -186,3 +187,36 @@ def test_three_people_at_a_table(client: TestClient) -> None:
     finally:
         for ws in socks:
             ws.__exit__(None, None, None)
+
+
+def test_a_gostop_table_resumes_after_a_restart(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """The server stops with a game of three in progress: after the restart the table
+    plays on from the same position (the journal replays the session, seats and match)."""
+    c = make_client()
+    register(c)
+    cookie = c.cookies.get("madang_session")
+    tid = new_table(c, GOSTOP_VS_BOTS)
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        prompt = snap["prompt"]
+        assert prompt and prompt["seat"] == 0  # seed 101: the person plays first
+        move = prompt["legal"][0]
+        ws.send_text(json.dumps({"type": "act", "version": snap["version"], "action": move}))
+        before = recv_until(ws, "update")
+        while before["prompt"] is None or before["prompt"]["seat"] != 0:
+            before = recv_until(ws, "update")  # the bots played on to the person's turn
+    c.__exit__(None, None, None)
+    c2 = make_client()
+    use_session(c2, cookie)
+    with c2.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        assert snap["status"] == "playing" and snap["game_no"] == before["game_no"]
+        assert snap["view"]["hand"] == before["view"]["hand"]
+        assert snap["view"]["hand_counts"] == before["view"]["hand_counts"]
+        assert snap["prompt"]["legal"] == before["prompt"]["legal"]
+        last = play_to_result(ws, 0, snap, random.Random(2))
+    result = last["result"]
+    mine = sum(p["amount"] * ((p["to"] == 0) - (p["from"] == 0)) for p in result["payments"])
+    assert mine == result["money"]["0"]["net"]
