@@ -85,4 +85,5 @@ export const gostopModule = {
   intro: gostopIntro,
   settlement: gostopSettlement,
   titlePoints: gostopTitlePoints,
+  review: false, // madang.review scores Matgo and mahjong: no 복기 buttons yet
 };
