@@ -220,3 +220,21 @@ def test_a_gostop_table_resumes_after_a_restart(
     result = last["result"]
     mine = sum(p["amount"] * ((p["to"] == 0) - (p["from"] == 0)) for p in result["payments"])
     assert mine == result["money"]["0"]["net"]
+
+
+def test_a_quick_match_of_gostop_fills_in_with_the_bots_it_has(db_url: str) -> None:
+    """빠른 시작 for 고스톱: alone, the person is seated with two bots after the fill time,
+    of the server's ``quick_bot_level`` where the game has it, else its strongest."""
+    from tests.server.conftest import test_config
+    from tests.server.live import running
+    from tests.server.test_quickmatch import call, guest
+
+    config = test_config(db_url, quick_fill_seconds=0.2)
+    with running(config) as live:
+        code, got = call(live, "/api/quick", {"game": "gostop", "stake": 1}, guest(live))
+        assert code == 201, got
+        seats = got["table"]["seats"]
+        assert got["table"]["game"] == "gostop" and len(seats) == 3
+        level = bot_level_for("gostop", config.quick_bot_level)
+        assert sorted(s["kind"] for s in seats) == ["bot", "bot", "human"]
+        assert {s["level"] for s in seats if s["kind"] == "bot"} == {level}
