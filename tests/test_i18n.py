@@ -14,14 +14,12 @@ from madang.mahjong.patterns import PATTERNS as MJ_PATTERNS
 from madang.mahjong.render import caption as mj_caption
 from madang.mahjong.render import narrate as mj_narrate
 from madang.mahjong.render import settlement_lines
-from madang.mahjong.rules import PRESETS as MJ_PRESETS
 from madang.mahjong.state import VERBS
 from madang.matgo.engine import INSTANT_PPEOK, Phase
 from madang.matgo.events import EVENT_FIELDS
 from madang.matgo.render import caption as mg_caption
 from madang.matgo.render import multiplier_name, table_lines
 from madang.matgo.render import narrate as mg_narrate
-from madang.matgo.rules import PRESETS as MG_PRESETS
 from madang.matgo.scoring import MISSIONS
 from madang.matgo.scoring import PATTERNS as MG_PATTERNS
 
@@ -75,19 +73,24 @@ def test_every_name_the_engines_use_is_in_the_catalogue(lang: str) -> None:
     }
     want |= {f"matgo.mult.{m}" for m in ("go", "heundeulgi", "pibak", "gwangbak", "meongtta",
                                           "meongbak", "gobak", "nagari_carry")}  # fmt: skip
+    # the 박 a seat risks (madang.matgo.view.bak_risks; 고스톱's 고박 reads dokbak)
+    want |= {f"matgo.warn.{w}" for w in ("pibak", "gwangbak", "meongtta", "meongbak", "gobak",
+                                          "dokbak")}  # fmt: skip
     want |= {f"mahjong.pattern.{p.name}" for p in MJ_PATTERNS}
     want |= {f"mahjong.verb.{v}" for v in VERBS} | {f"mahjong.move.{v}" for v in VERBS}
     want |= {f"mahjong.ev.{e}" for e in ("deal", "draw", "flower", "discard", "ask", "answer",
                                           "pon", "kan", "ankan", "kakan", "nagari", "end",
                                           "payment")}  # fmt: skip
-    for game, presets in (("matgo", MG_PRESETS), ("mahjong", MJ_PRESETS)):
+    from madang.core.registry import games, spec
+
+    for game in games():  # the lobby names every preset of every game
+        presets = spec(game).presets()
         want |= {f"preset.{game}.{p}" for p in presets} | {
             f"preset.{game}.{p}.desc" for p in presets
         }
+        want |= {f"game.{game}", f"rank.note_{game}"}
     want |= {f"error.{c}" for c in _error_codes()}
     # the join dialog says what each scoring unit of a game is worth (a mahjong 판)
-    from madang.core.registry import games, spec
-
     for game in games():
         unit_points = spec(game).unit_points
         if unit_points is not None:

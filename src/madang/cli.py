@@ -29,9 +29,9 @@ TOOL_CLIS = {
 
 
 #: The command groups of games not registered yet, and their modules: their records and
-#: scoring work before the layers that play them (고스톱 registers with its browser board,
-#: ``docs/rules/gostop.md``). A game's registered ``GameSpec.cli`` replaces its entry.
-UNREGISTERED_GAME_CLIS = {"gostop": "madang.gostop.cli"}
+#: scoring can work before the layers that play them (고스톱's did, until it registered
+#: with its browser board). A game's registered ``GameSpec.cli`` replaces its entry.
+UNREGISTERED_GAME_CLIS: dict[str, str] = {}
 
 
 def command_groups() -> dict[str, str]:

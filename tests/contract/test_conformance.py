@@ -1,7 +1,7 @@
 """One conformance test of the game contract (:mod:`madang.core.game`), run over every
 registered game and preset — and over the games registered by the test alone: a toy
 game, to show that a new game needs nothing outside its own file and one registration
-line, and 고스톱 until the browser has its board (``docs/rules/gostop.md``).
+line.
 
 Random games, through the contract only: legal actions non-empty exactly while the game
 runs and only for the seats asked, distinct int ids whose notation
@@ -33,12 +33,10 @@ from madang.bots import Budget, make_bot
 from madang.core.errors import InvalidActionError, MadangError
 from madang.core.game import Session
 from madang.core.registry import games, register_spec, spec, unregister_spec
-from madang.gostop import game as gostop
 from madang.rl.encoding import load_encoding
 
-#: Games registered by the tests alone: the toy game, and 고스톱 until the browser has a
-#: board of three seats (``docs/rules/gostop.md``).
-TEST_SPECS = (toy.SPEC, gostop.SPEC)
+#: Games registered by the tests alone: the toy game.
+TEST_SPECS = (toy.SPEC,)
 CASES = [(g, p) for g in games() for p in spec(g).presets()] + [
     (s.name, p) for s in TEST_SPECS for p in s.presets()
 ]

@@ -31,6 +31,7 @@ def test_a_registered_game_is_played_by_the_server(client: TestClient) -> None:
     assert client.get("/api/config").json()["games"]["pairs"] == {
         "seats": 2,
         "presets": ["default"],
+        "bot_levels": ["easy"],  # the generic random bot: a seat without a level gets it
     }
     register(client)
     before = client.get("/api/me").json()["balance"]  # the game money a new account starts with

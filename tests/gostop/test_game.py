@@ -14,7 +14,7 @@ import pytest
 
 from madang.cli import main
 from madang.core.errors import IllegalActionError, RecordError
-from madang.core.registry import BUILTIN_SPECS
+from madang.core.registry import BUILTIN_SPECS, spec
 from madang.gostop.game import SPEC, GostopSession, deal, draw_first_dealer, frames, session
 from madang.gostop.record import replay
 from madang.gostop.rules import GostopRules, NagariCarry, NagariDealer
@@ -151,8 +151,8 @@ def test_bad_input_is_a_typed_error() -> None:
         s.match.next_game()
 
 
-def test_gostop_is_not_a_built_in_game_yet() -> None:
-    assert "gostop" not in BUILTIN_SPECS  # the browser has no board of three seats
+def test_gostop_is_a_built_in_game() -> None:
+    assert "gostop" in BUILTIN_SPECS and spec("gostop") is SPEC  # the browser has its board
     assert SPEC.seats == 3 and SPEC.rating == "placement"
     assert SPEC.presets()[0] == "default"
 

@@ -166,10 +166,11 @@ def test_the_ladder_of_the_computer_players(
     from madang import ladder
 
     monkeypatch.setattr(ladder, "DATA_DIR", tmp_path)
-    assert client.get("/api/ladder").json() == {"games": {"matgo": None, "mahjong": None}}
+    none = {"matgo": None, "mahjong": None, "gostop": None}
+    assert client.get("/api/ladder").json() == {"games": none}
     shipped = {"game": "matgo", "bots": ["easy", "hard"], "ratings": {"easy": {"elo": -100}}}
     (tmp_path / "ladder_matgo.json").write_text(json.dumps(shipped), encoding="utf-8")
-    assert client.get("/api/ladder").json()["games"] == {"matgo": shipped, "mahjong": None}
+    assert client.get("/api/ladder").json()["games"] == {**none, "matgo": shipped}
     assert client.get("/api/ladder?game=matgo").json() == {"games": {"matgo": shipped}}
     r = client.get("/api/ladder?game=go")
     assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_request")

@@ -327,6 +327,13 @@ class Session(ABC):
             return None
         return self.series.totals(self.payments())
 
+    def placement_scores(self) -> list[int] | None:
+        """The scores a placement rating (``GameSpec.rating``) ranks the seats by now,
+        higher first, or None when nothing is to be rated yet: the match's final totals
+        (:meth:`match_scores`); a game whose every game is rated on its own (고스톱)
+        gives that game's net points."""
+        return self.match_scores()
+
     def redeal(self, key: bytes, first_picks: Sequence[Sequence[int]] | None = None) -> None:
         """Deal the current game again from a fairness deal key (``docs/fairness.md``),
         before any move of it: the deck or wall — and whatever else chance decides of it

@@ -5,8 +5,8 @@ layer plays it through; :func:`games` lists the registered names. The built-in g
 contracts are imported on first use; another game registers its own
 (:func:`register_spec`, one line). Nothing outside a game's package names the game.
 
->>> spec("matgo").seats, "mahjong" in games()
-(2, True)
+>>> spec("matgo").seats, spec("gostop").seats, games()
+(2, 3, ['matgo', 'mahjong', 'gostop'])
 """
 
 from __future__ import annotations
@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 _SPECS: dict[str, GameSpec] = {}
 
 #: The modules holding each built-in game's ``SPEC`` (imported on first use).
-BUILTIN_SPECS = {"matgo": "madang.matgo.game", "mahjong": "madang.mahjong.game"}
+BUILTIN_SPECS = {
+    "matgo": "madang.matgo.game",
+    "mahjong": "madang.mahjong.game",
+    "gostop": "madang.gostop.game",
+}
 
 
 def register_spec(game: GameSpec) -> None:

@@ -4,10 +4,9 @@ The turn engine is :mod:`madang.matgo.engine` (one engine for 맞고 and 고스�
 count and the stop score are rules values, ``gostop.md`` §12); this package holds the
 rules options of ``gostop.md`` §10 and their presets, and the records of §11
 (:mod:`madang.gostop.record`). The session on the game
-contract is :mod:`madang.gostop.game` (not registered among the built-in games yet) and
+contract is :mod:`madang.gostop.game` (a built-in game of the registry) and
 the ``madang gostop`` commands :mod:`madang.gostop.cli`; the engine plays four seats
-with 광팔기 (``players: 4``) and 쇼당 (``shodang``) too. Not built yet (issue 28, later
-steps): bots, server and browser.
+with 광팔기 (``players: 4``) and 쇼당 (``shodang``) too.
 
 >>> from madang.matgo.engine import new_game
 >>> game = new_game(GostopRules(), seed=1)

@@ -11,11 +11,11 @@ hand (:mod:`madang.matgo.view`).
 With four seats (``players: 4``, 광팔기) one sits each game out: the match carries
 ``no_die`` (연사 금지) from game to game beside 선 and the carry, the join/die answers
 are questions of the session like any other, and the sitter's cards are in no view.
+Deals from a fairness key (``redeal``) are :mod:`madang.gostop.fair`'s.
 
-Not registered among the built-in games yet (``docs/rules/gostop.md``): the browser has
-no board of three seats, so the lobby would list a game nobody can play. Tests register
-it (:func:`madang.core.registry.register_spec`). Deals from a fairness key (``redeal``)
-are :mod:`madang.gostop.fair`'s. Not built yet: bots and an RL encoding.
+A built-in game (:mod:`madang.core.registry`): the server seats three at a table and the
+browser plays it on Matgo's board for N seats (``docs/client.md``). Each won game is
+rated by placement (:meth:`GostopSession.placement_scores`).
 
 >>> s = session("default", 1)
 >>> s.seats, len(s.view(0)["hand"]), "hand" in s.view(None), s.view(0)["hand_counts"]
@@ -42,8 +42,16 @@ from madang.matgo.match import MatgoMatch
 from madang.matgo.rules import FirstDealer
 
 __all__ = [
-    "SPEC", "GostopMatch", "GostopSession", "deal", "draw_first_dealer", "fair_deal", "frames",
-]  # fmt: skip
+    "SPEC",
+    "GostopMatch",
+    "GostopSession",
+    "deal",
+    "draw_first_dealer",
+    "fair_deal",
+    "frames",
+    "loser_sheets",
+    "max_points",
+]
 
 
 def draw_first_dealer(rules: GostopRules, rng: random.Random) -> tuple[int, list[list[int | None]]]:
@@ -165,6 +173,23 @@ class GostopSession(MatgoSession):
         }
         return v
 
+    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """Matgo's help (:meth:`MatgoSession.annotate`) and, once a 스톱 is settled, each
+        loser's sheet (:func:`loser_sheets`): every loser pays with its own 박."""
+        out = super().annotate(view, seat)
+        sheets = loser_sheets(self.match.game)
+        if sheets:
+            out["sheets"] = sheets
+        return out
+
+    def placement_scores(self) -> list[int] | None:
+        """Every won 고스톱 game is rated on its own by placement (``docs/server.md``,
+        Ratings): each seat's net points in it (the winner first, then the loser who paid
+        less); a 나가리 is not rated."""
+        if not self.over or self.match.game.winner is None:
+            return None
+        return Match(self.seats).totals(self.payments())
+
     def record(self) -> dict[str, Any]:
         return export_record(self.match.game)
 
@@ -196,6 +221,41 @@ class GostopSession(MatgoSession):
             no_die=m.no_die,
         )  # fmt: skip
         self._version += 1
+
+
+def loser_sheets(state: MatgoState) -> list[dict[str, Any]]:
+    """The score sheets of a 스톱 win, one per loser (``loser``: its seat) in turn order
+    after the winner; [] while the game runs, after 나가리, or for a flat win (3뻑, 총통,
+    whose one ``sheet`` every loser pays)."""
+    w = state.winner
+    if w is None or len(state.sheets) != len(state.after[w]):
+        return []
+    return [
+        {"loser": o, **sheet.to_dict()}
+        for o, sheet in zip(state.after[w], state.sheets, strict=True)
+    ]
+
+
+def max_points(rules: Any) -> int:
+    """A bound on the points one 고스톱 game under ``rules`` moves, every payment
+    together, with nothing carried (the contract's ``max_points``; the server caps a
+    table's stake by it): each loser's share bounded as Matgo's
+    (:func:`madang.matgo.scoring.max_points`: the deck's largest 족보 plus the most 고,
+    every 고, 흔들기 and 박 doubling), times the losers and ``gobak_multiplier`` (독박
+    moves the shares to one payer), plus the larger flat win (총통, 3뻑) from each loser
+    and every seat's instant payments (첫뻑, 연뻑, 3연뻑 ×1/×2/×3 and 첫따닥 ×1 of
+    ``first_bbeok_points``, from each other seat).
+
+    >>> max_points(GostopRules())
+    4849800
+    """
+    from madang.matgo.scoring import MAX_GO, MAX_SHAKES, best_jokbo_points
+
+    others: int = rules.players - 1
+    share = (best_jokbo_points(rules.deck_mask) + MAX_GO) << (MAX_GO - 2 + MAX_SHAKES + 4)
+    flat = max(rules.chongtong_points, rules.three_bbeok_points)
+    instant = rules.players * others * rules.first_bbeok_points * (1 + 2 + 3 + 1)
+    return int(others * (share * rules.gobak_multiplier + flat) + instant)
 
 
 def session(preset_name: str, seed: int | None, overrides: object = None) -> GostopSession:
@@ -236,6 +296,9 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
         v = annotate(view(state, None))
         v["hands"] = [codes_of(h) for h in state.hands]
+        sheets = loser_sheets(state)
+        if sheets:
+            v["sheets"] = sheets
         return {"move": move, "events": [event_to_dict(e) for e in events], "view": v}
 
     out = [frame(None, list(state.events))]
@@ -248,11 +311,12 @@ SPEC = GameSpec(
     name="gostop",
     seats=3,
     rules_module="madang.gostop.rules",
-    rating="placement",  # for now: the server's ratings of 3 seats come with its step
+    rating="placement",  # each won game by itself (GostopSession.placement_scores)
     ruleset_version=RULESET_VERSION,
     session=session,
     frames=frames,
     cli="madang.gostop.cli",
     deal=deal,
     fair_deal=fair_deal,
+    max_points=max_points,
 )

@@ -182,10 +182,3 @@ def check_id(value: int, what: str) -> int:
     if not 1 <= value <= MAX_ID:
         raise WireError("not_found", f"no {what} {value}")
     return value
-
-
-def bot_levels() -> list[str]:
-    """The bot levels the lobby offers."""
-    from madang.bots import LEVELS
-
-    return list(LEVELS)

@@ -19,7 +19,18 @@ from madang.core.errors import MadangError
 from madang.core.game import Pacing, Session, pacing
 from madang.core.registry import games, spec
 
-__all__ = ["BotPlayer", "Pacing", "Session", "games", "make_session", "pacing", "presets", "seats"]
+__all__ = [
+    "BotPlayer",
+    "Pacing",
+    "Session",
+    "bot_level_for",
+    "bot_levels",
+    "games",
+    "make_session",
+    "pacing",
+    "presets",
+    "seats",
+]
 
 
 def seats(game: str) -> int:
@@ -38,6 +49,35 @@ def make_session(
     """A session of ``game`` under the named preset with some options changed (unknown
     names, bad options: RuleConfigError)."""
     return spec(game).session(preset_name, seed, overrides)
+
+
+def bot_levels(game: str | None = None) -> list[str]:
+    """The bot levels the lobby offers: of ``game``, those it has a bot for (고스톱's
+    levels come as its bots learn three seats, ``docs/server.md``); without a game,
+    every level.
+
+    >>> bot_levels("matgo"), bot_levels("gostop")[0]
+    (['easy', 'normal', 'hard'], 'easy')
+    """
+    from madang.bots import LEVELS, make_bot
+
+    if game is None:
+        return list(LEVELS)
+    out = []
+    for level in LEVELS:
+        try:
+            make_bot(game, level)
+        except MadangError:
+            continue
+        out.append(level)
+    return out
+
+
+def bot_level_for(game: str, wanted: str) -> str:
+    """``wanted`` if ``game`` has a bot of that level, else the strongest level it has
+    (a quick match's bots at a game whose bots do not play every level yet)."""
+    levels = bot_levels(game)
+    return wanted if wanted in levels else levels[-1]
 
 
 class BotPlayer:

@@ -36,8 +36,8 @@ from fastapi.responses import JSONResponse, Response
 
 from madang.core.registry import spec as game_spec
 from madang.server import money, store
-from madang.server.deps import body, bot_levels, hub_of, need_user
-from madang.server.games import games
+from madang.server.deps import body, hub_of, need_user
+from madang.server.games import bot_level_for, bot_levels, games
 from madang.server.games import seats as seats_of
 from madang.server.money import MoneyRules
 from madang.server.room import Kind, Seat, too_many_tables
@@ -236,7 +236,8 @@ class QuickMatch:
             while people:
                 n = seats_of(game)
                 places = self.rng.sample(range(n), len(people))
-                seats = [Seat(i, Kind.BOT, level=self.hub.config.quick_bot_level) for i in range(n)]
+                level = bot_level_for(game, self.hub.config.quick_bot_level)
+                seats = [Seat(i, Kind.BOT, level=level) for i in range(n)]
                 for t, i in zip(people, places, strict=True):
                     seats[i] = Seat(i, Kind.HUMAN, user_id=t.user_id, username=t.username)
                 try:

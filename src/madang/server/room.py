@@ -35,7 +35,7 @@ from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.fairdeal import FairDeal
 from madang.server.first_dealer import FirstPickPhase
-from madang.server.games import BotPlayer, Pacing, Session, make_session, pacing
+from madang.server.games import BotPlayer, Pacing, Session, bot_level_for, make_session, pacing
 from madang.server.journal import journal_of
 from madang.server.metrics import MOVE_SECONDS, MOVES
 from madang.server.money import MoneyRules, first_refusal
@@ -318,10 +318,11 @@ class Room:
         self.engine = engine
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.rng = random.Random(self.seed ^ 0x5EED)
-        self.fair_deals = fair
+        self.fair_deals = fair and spec(game).fair_deal is not None
         """Whether the games are dealt verifiably (``docs/fairness.md``): a secret seed
         per game, committed to before the deal, mixed with the seats' entropy. False for
-        a seeded table (``deal_seed``), whose deals follow from :attr:`seed`."""
+        a seeded table (``deal_seed``), whose deals follow from :attr:`seed`, and for a
+        game that cannot deal from a key yet (no ``GameSpec.fair_deal``: 고스톱)."""
         self.fair: FairDeal | None = None
         """The verifiable deal of the current (or just finished) game."""
         self.fair_next: FairDeal | None = None
@@ -1122,6 +1123,7 @@ class Room:
         payments = sess.payments()
         record = self._record(reveal=True)
         scores = sess.match_scores()
+        placement = sess.placement_scores()
         try:
             result = await run_in_db(
                 self.engine,
@@ -1134,6 +1136,7 @@ class Room:
                 payments=payments,
                 record=record,
                 match_scores=scores,
+                placement=placement,
             )
         except store.AlreadySettled as e:  # settled before a restart: not paid twice
             log.warning("table %s: game %s was settled already", self.table_id, game_id)
@@ -1296,10 +1299,12 @@ class Room:
 
     def _seat_bot(self, seat: int) -> BotPlayer:
         """The bot that plays ``seat``: its level for a bot seat, ``normal`` for a
-        person's (it answers when they are away or out of time)."""
+        person's (it answers when they are away or out of time), or the strongest level
+        the game has below it (고스톱's ``easy`` for now)."""
         s = self.seats[seat]
         if s.bot is None:
-            s.bot = BotPlayer(self.game, s.level or "normal", self.config.bot_budget_s)
+            level = s.level or bot_level_for(self.game, "normal")
+            s.bot = BotPlayer(self.game, level, self.config.bot_budget_s)
         return s.bot
 
     async def _bot_move(self, seat: int) -> int:

@@ -13,14 +13,13 @@ from madang.ladder import published
 from madang.server import store
 from madang.server.chat import catalogue as chat_catalogue
 from madang.server.deps import (
-    bot_levels,
     check_id,
     current_user,
     hub_of,
     limit_before,
     need_user,
 )
-from madang.server.games import games, presets
+from madang.server.games import bot_levels, games, presets
 from madang.server.games import seats as seats_of
 from madang.server.rules_catalogue import catalogue
 from madang.server.wire import WireError
@@ -32,7 +31,10 @@ router = APIRouter()
 async def get_config(request: Request) -> dict[str, Any]:
     config = hub_of(request).config
     return {
-        "games": {g: {"seats": seats_of(g), "presets": presets(g)} for g in games()},
+        "games": {
+            g: {"seats": seats_of(g), "presets": presets(g), "bot_levels": bot_levels(g)}
+            for g in games()
+        },
         "bot_levels": bot_levels(),
         "stakes": list(config.stakes),
         "money": {

@@ -12,8 +12,8 @@ from fastapi.responses import JSONResponse, Response
 from madang.core.registry import spec as game_spec
 from madang.server import store
 from madang.server.cluster import RemoteTable
-from madang.server.deps import Hub, body, bot_levels, current_user, hub_of, need_user
-from madang.server.games import games, presets
+from madang.server.deps import Hub, body, current_user, hub_of, need_user
+from madang.server.games import bot_level_for, bot_levels, games, make_session, presets
 from madang.server.games import seats as seats_of
 from madang.server.money import MoneyRules
 from madang.server.room import Join, Kind, Leave, Room, Seat, too_many_tables
@@ -54,6 +54,11 @@ async def create_table(request: Request) -> Response:
     overrides = data.get("rules")
     # a preset with some options changed: every option of the rules pages is playable
     in_force = game_spec(game).rules(preset, overrides)  # bad options: rule_config
+    # the rules must deal a game at this table's seats: an option not built yet (고스톱's
+    # four seats, 쇼당) is refused now (rule_config), not when the room deals
+    trial = make_session(game, preset, 0, overrides)
+    if trial.seats != seats_of(game):
+        raise WireError("rule_config", f"a {game} table has {seats_of(game)} seats")
     stake = data.get("stake", config.stakes[0])
     if type(stake) is not int or stake not in config.stakes:
         raise WireError("bad_request", f"stake must be one of {', '.join(map(str, config.stakes))}")
@@ -64,15 +69,15 @@ async def create_table(request: Request) -> Response:
     specs = data.get("seats")
     if not isinstance(specs, list) or len(specs) != seats_of(game):
         raise WireError("bad_request", f"{game} needs {seats_of(game)} seats")
-    levels = bot_levels()
+    levels = bot_levels(game)
     seats: list[Seat] = []
     for i, spec in enumerate(specs):
         if not isinstance(spec, dict) or spec.get("kind") not in tuple(Kind):
             raise WireError("bad_request", "each seat is {kind: human} or {kind: bot, level}")
         if spec["kind"] == Kind.BOT:
-            level = spec.get("level", "normal")
+            level = spec.get("level", bot_level_for(game, "normal"))
             if not isinstance(level, str) or level not in levels:
-                raise WireError("bad_request", f"bot level must be one of {levels}")
+                raise WireError("bad_request", f"{game} bot level must be one of {levels}")
             seats.append(Seat(i, Kind.BOT, level=level))
         else:
             seats.append(Seat(i, Kind.HUMAN))

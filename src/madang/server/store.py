@@ -702,11 +702,14 @@ def finish_game(
     payments: Sequence[tuple[int, int, int, str]],
     record: dict[str, Any],
     match_scores: Sequence[int] | None,
+    placement: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """Settle a finished game in ONE transaction: the record and result, a ledger row
     per payment side (points × stake, cut to what a person holds: 올인,
     :func:`madang.server.money.settle`), and the ratings. Returns the result sent to the
     players (payments with amounts, each seat's money, rating changes per seat). A
+    placement-rated game rates the seats by ``placement``
+    (:meth:`~madang.core.game.Session.placement_scores`; default ``match_scores``). A
     payment past :data:`AMOUNT_LIMIT` raises :class:`SettlementError`, and nothing is
     written."""
     t = now()
@@ -785,11 +788,12 @@ def finish_game(
                     (r.games if r is not None else 0) + 1,
                 )
                 changes[str(s)] = {"before": round(g[s].rating, 1), "after": round(new.rating, 1)}
-        if scheme == "placement" and match_scores is not None:
+        placed = match_scores if placement is None else placement
+        if scheme == "placement" and placed is not None:
             cur = [_rating_row(c, u, game) for u in players]
             rating = [r.rating if r is not None else START_RATING for r in cur]
             played = [r.games if r is not None else 0 for r in cur]
-            deltas = placement_deltas(rating, list(match_scores), played)
+            deltas = placement_deltas(rating, list(placed), played)
             counts = {u: list(players).count(u) for u in players}
             for s, u in enumerate(players):
                 if counts[u] > 1:
@@ -802,6 +806,7 @@ def finish_game(
                     "before": round(rating[s], 1),
                     "after": round(rating[s] + deltas[s], 1),
                 }
+        if match_scores is not None:
             result["match_scores"] = list(match_scores)
         result["ratings"] = changes
         c.execute(

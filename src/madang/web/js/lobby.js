@@ -191,7 +191,6 @@ function createForm(config, rules, me, onCreated) {
   showEntry();
   const priv = h("input#new-private", { type: "checkbox" });
   const seatsBox = h("div.seat-choices");
-  const levels = config.bot_levels;
   const optionsBox = h("div.rules-options");
   let options = null;
   const describe = () => {
@@ -209,6 +208,8 @@ function createForm(config, rules, me, onCreated) {
     clear(optionsBox).append(options ? options.el : "");
     describe();
     clear(seatsBox);
+    // the levels this game has bots for (고스톱's come as its bots learn three seats)
+    const levels = g.bot_levels || config.bot_levels;
     for (let i = 0; i < g.seats; i++) {
       const sel = h(
         "select",
@@ -688,12 +689,13 @@ export async function leaderboardPage(root) {
       h(
         "p.rank-note",
         { "data-testid": "rank-note" },
-        t(game === "matgo" ? "rank.note_matgo" : "rank.note_mahjong", { n: data.min_games }),
+        t(`rank.note_${game}`, { n: data.min_games }),
       ),
     );
     clear(box).append(weekPanel, ladder, botLadderPanel(game, bots.games[game]));
   }
-  for (const g of ["matgo", "mahjong"])
+  const config = await api.get("/api/config");
+  for (const g of Object.keys(config.games))
     tabs.append(
       h("button", { type: "button", dataset: { game: g }, onclick: () => show(g) }, t(`game.${g}`)),
     );
@@ -719,22 +721,16 @@ export async function mePage(root, me) {
         h("b#my-balance", {}, money(ledger.balance)),
         h("span", {}, t("me.balance")),
       ),
-      r.matgo
-        ? h(
-            "div.stat",
-            {},
-            h("b", {}, Math.round(r.matgo.rating)),
-            h("span", {}, t("me.rating", { game: t("game.matgo"), n: r.matgo.games })),
-          )
-        : null,
-      r.mahjong
-        ? h(
-            "div.stat",
-            {},
-            h("b", {}, Math.round(r.mahjong.rating)),
-            h("span", {}, t("me.rating", { game: t("game.mahjong"), n: r.mahjong.games })),
-          )
-        : null,
+      Object.keys(config.games).map((g) =>
+        r[g]
+          ? h(
+              "div.stat",
+              { dataset: { game: g } },
+              h("b", {}, Math.round(r[g].rating)),
+              h("span", {}, t("me.rating", { game: t(`game.${g}`), n: r[g].games })),
+            )
+          : null,
+      ),
     ),
     moneyPanel(),
     selfcarePanel(config),

@@ -1,7 +1,9 @@
 // 맞고 (matgo) table: renders a Matgo view and the seat's prompt; no rules logic here —
 // the legal moves, scores, 족보 progress, multipliers and settlements come from the
 // server's view, the client only lays them out. Everything Matgo-specific the table
-// page needs (event lines, captions, move names, the settlement sheet) lives here.
+// page needs (event lines, captions, move names, the settlement sheet) lives here. The
+// board serves the family's every seat count: 고스톱 (gostop.js) lays the other seats
+// out along the top, left to right as they sit (the seat after this one on the right).
 
 import { cardEl, cardName, cardNames, MONTHS, monthOf, sortCards } from "./hwatu.js";
 import { t } from "./i18n.js";
@@ -59,7 +61,7 @@ function pileBox(piles, counts, label, lastPlayed) {
 }
 
 function hiddenHand(n, revealed) {
-  const row = h("div.opp-hand", { "aria-label": t("matgo.opp_hand") });
+  const row = h("div.opp-hand", { role: "group", "aria-label": t("matgo.opp_hand") });
   for (const c of sortCards(revealed)) row.append(cardEl(c, "mini revealed"));
   for (let i = revealed.length; i < n; i++) row.append(cardEl("back", "mini"));
   return row;
@@ -248,7 +250,9 @@ export function createMatgoBoard(root, ctx) {
   function draw() {
     const v = state.view;
     const me = state.seat ?? 0;
-    const opp = 1 - me;
+    const n = v.hand_counts.length;
+    // the others, left to right: counter-clockwise play puts the next seat on the right
+    const others = Array.from({ length: n - 1 }, (_, i) => (me + n - 1 - i) % n);
     const legal = myPromptLegal();
     const q = legal.length ? state.prompt.question : null;
     const hands = v.hands; // replay frames show every hand
@@ -301,17 +305,39 @@ export function createMatgoBoard(root, ctx) {
       );
     };
 
-    // Opponent (top)
-    el.append(player(opp, true));
-    el.append(
+    // Opponents (top): 맞고's one opponent as it always was, else a column each
+    const oppHand = (s) =>
       hands
         ? h(
             "div.opp-hand",
             {},
-            sortCards(hands[opp]).map((c) => cardEl(c, "mini")),
+            sortCards(hands[s]).map((c) => cardEl(c, "mini")),
           )
-        : hiddenHand(v.hand_counts[opp], v.revealed[opp] || []),
-    );
+        : hiddenHand(v.hand_counts[s], v.revealed[s] || []);
+    el.classList.toggle("multi", n > 2);
+    if (n === 2) el.append(player(others[0], true), oppHand(others[0]));
+    else
+      el.append(
+        h(
+          "div.opponents",
+          {},
+          others.map((s, i) =>
+            h(
+              "div.opp",
+              { dataset: { seat: s, side: i === 0 ? "left" : i === n - 2 ? "right" : "top" } },
+              player(s, true),
+              h(
+                "span.hand-n",
+                { "data-testid": `hand-count-${s}` },
+                t("gostop.hand_n", {
+                  n: v.hand_counts[s],
+                }),
+              ),
+              oppHand(s),
+            ),
+          ),
+        ),
+      );
 
     // Floor, grouped by month, plus the pile and the cards in flight.
     const pickCards = q?.startsWith("pick")
@@ -450,7 +476,7 @@ export function createMatgoBoard(root, ctx) {
     // Me (bottom): captured, then the hand.
     el.append(player(me, false));
     const handCards = hands ? sortCards(hands[me]) : v.hand ? sortCards(v.hand) : null;
-    const handRow = h("div.hand", { "aria-label": t("matgo.hand") });
+    const handRow = h("div.hand", { role: "group", "aria-label": t("matgo.hand") });
     if (handCards) {
       const sels = q === "play" && !sub ? selectable() : [];
       handCards.forEach((c, i) => {
@@ -707,45 +733,52 @@ export function matgoIntro(view, name, { deal = true } = {}) {
   return out;
 }
 
+/** One score sheet (the engine's `ScoreSheet`: 족보 items, 고, base, multipliers, total)
+ *  as a table, and its 국진 note. */
+export function sheetTable(s, attrs = {}) {
+  const row = (kind, label, value, text) =>
+    h(`tr.${kind}`, { dataset: { kind, value } }, h("td", {}, label), h("td.num", {}, text));
+  const out = [
+    h(
+      "table.sheet-table",
+      { "data-testid": "sheet", ...attrs },
+      h(
+        "tbody",
+        {},
+        s.items.map((it) =>
+          row(
+            "item",
+            t(`matgo.jokbo.${it.name}`),
+            it.points,
+            t("matgo.sheet.points", { n: it.points }),
+          ),
+        ),
+        row("jokbo", t("matgo.sheet.jokbo"), s.jokbo, t("matgo.sheet.points", { n: s.jokbo })),
+        s.go ? row("go", t("matgo.sheet.go", { n: s.go }), s.go, `+${s.go}`) : null,
+        row("base", t("matgo.sheet.base"), s.base, t("matgo.sheet.points", { n: s.base })),
+        s.multipliers.map((m) => row("mult", sheetMultName(m), m.factor, `×${m.factor}`)),
+        row("total", t("matgo.sheet.total"), s.points, t("matgo.sheet.points", { n: s.points })),
+      ),
+    ),
+  ];
+  const gk = Object.entries(s.gukjin || {});
+  if (gk.length)
+    out.push(
+      h(
+        "p.gukjin-note",
+        {},
+        gk.map(([, as]) => t("matgo.sheet.gukjin", { as: t(`matgo.as.${as}`) })).join(" · "),
+      ),
+    );
+  return out;
+}
+
 /** The settlement sheet of a finished game, from the engine's `sheet` and the payments. */
 export function matgoSettlement(view, result, _name) {
   const box = h("div.sheet", { dataset: { game: "matgo" } });
   const s = view.sheet;
   if (s) {
-    const row = (kind, label, value, text) =>
-      h(`tr.${kind}`, { dataset: { kind, value } }, h("td", {}, label), h("td.num", {}, text));
-    box.append(
-      h(
-        "table.sheet-table",
-        { "data-testid": "sheet" },
-        h(
-          "tbody",
-          {},
-          s.items.map((it) =>
-            row(
-              "item",
-              t(`matgo.jokbo.${it.name}`),
-              it.points,
-              t("matgo.sheet.points", { n: it.points }),
-            ),
-          ),
-          row("jokbo", t("matgo.sheet.jokbo"), s.jokbo, t("matgo.sheet.points", { n: s.jokbo })),
-          s.go ? row("go", t("matgo.sheet.go", { n: s.go }), s.go, `+${s.go}`) : null,
-          row("base", t("matgo.sheet.base"), s.base, t("matgo.sheet.points", { n: s.base })),
-          s.multipliers.map((m) => row("mult", sheetMultName(m), m.factor, `×${m.factor}`)),
-          row("total", t("matgo.sheet.total"), s.points, t("matgo.sheet.points", { n: s.points })),
-        ),
-      ),
-    );
-    const gk = Object.entries(s.gukjin || {});
-    if (gk.length)
-      box.append(
-        h(
-          "p.gukjin-note",
-          {},
-          gk.map(([, as]) => t("matgo.sheet.gukjin", { as: t(`matgo.as.${as}`) })).join(" · "),
-        ),
-      );
+    box.append(...sheetTable(s));
   } else if (result?.reason) {
     box.append(h("p", {}, t(`matgo.end.${result.reason}`)));
   }

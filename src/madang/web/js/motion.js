@@ -141,6 +141,10 @@ class MotionLayer {
     };
     place("pile", ".deck .pile-stack");
     place("opp-hand", ".board.matgo > .opp-hand");
+    for (const o of root.querySelectorAll(".board.matgo .opp[data-seat]")) {
+      const hand = o.querySelector(".opp-hand");
+      if (hand) places.set(`opp-hand-${o.dataset.seat}`, hand.getBoundingClientRect());
+    }
     place("hand", ".board > .hand");
     place("floor", ".floor");
     place("wall-next", ".mj-wall .wall-stack.next");
@@ -307,7 +311,9 @@ class MotionLayer {
 
 // --- 맞고 ------------------------------------------------------------------------------
 
-/** The deal (matgo.md §2): 4 to the floor, 5 to the other player, 5 to 선, twice. */
+/** The deal (matgo.md §2): 4 to the floor, 5 to the other player, 5 to 선, twice; with
+ *  more seats (gostop.md §2): 4 to each hand from 선's right round to 선, 3 to the
+ *  floor, 3 to each hand, 3 to the floor. */
 function matgoDeal(m, root, view, me) {
   const board = root.querySelector(".board.matgo");
   const pile = board?.querySelector(".deck .pile-stack");
@@ -316,6 +322,19 @@ function matgoDeal(m, root, view, me) {
   const back = cardEl("back");
   const floor = [...board.querySelectorAll(".floor .card")];
   const mine = [...board.querySelectorAll(":scope > .hand .card")];
+  const n = view.hand_counts.length;
+  if (n > 2) {
+    const hand = (s) =>
+      s === me ? mine : [...board.querySelectorAll(`.opp[data-seat="${s}"] .opp-hand .card`)];
+    const order = Array.from({ length: n }, (_, i) => (view.dealer + 1 + i) % n);
+    const packets = [
+      ...order.map((s) => [hand(s), 0, 4]),
+      [floor, 0, 3],
+      ...order.map((s) => [hand(s), 4, 7]),
+      [floor, 3, 6],
+    ];
+    return dealPackets(m, packets, floor.slice(6), from, back);
+  }
   const theirs = [...board.querySelectorAll(":scope > .opp-hand .card")];
   const dealer = view.dealer === 1 - me ? theirs : mine;
   const other = dealer === mine ? theirs : mine;
@@ -327,6 +346,12 @@ function matgoDeal(m, root, view, me) {
     [other, 5, 10],
     [dealer, 5, 10],
   ];
+  dealPackets(m, packets, floor.slice(8), from, back);
+}
+
+/** Fly the deal's packets ([cards, from, to]) from the pile in turn, then the bonus cards
+ *  refilled on the floor (`extra`). */
+function dealPackets(m, packets, extra, from, back) {
   let at = 0;
   for (const [cards, a, b] of packets) {
     for (const el of cards.slice(a, b)) {
@@ -336,7 +361,7 @@ function matgoDeal(m, root, view, me) {
     at += DEAL_PACKET;
   }
   // bonus cards refilled on the floor, if any
-  for (const el of floor.slice(8)) {
+  for (const el of extra) {
     m.fly(el, from, { delay: at, name: "deal", back });
     at += DEAL_STEP;
   }
@@ -355,7 +380,9 @@ function matgoRun(m, root, events, view, me) {
   const moved = new Set(); // cards already flown by this update
   let stage = 0;
   const fromHand = (e, code) =>
-    e.seat === me ? m.was(code) || m.place("hand") : m.place("opp-hand");
+    e.seat === me
+      ? m.was(code) || m.place("hand")
+      : m.place(`opp-hand-${e.seat}`) || m.place("opp-hand");
   for (const e of events) {
     switch (e.type) {
       case "play":
@@ -503,7 +530,7 @@ function mahjongRun(m, root, events, view, me) {
   }
 }
 
-const RUNS = { matgo: matgoRun, mahjong: mahjongRun };
+const RUNS = { matgo: matgoRun, mahjong: mahjongRun, gostop: matgoRun };
 
 /** The one motion layer of the page. */
 export const motion = new MotionLayer();

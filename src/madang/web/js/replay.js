@@ -236,7 +236,8 @@ export async function replayPage(root, gameId) {
       ),
       controls,
       moveText,
-      h("div.review", {}, reviewButtons, reviewBox),
+      // 복기 where the server reviews the game (a module says `review: false` otherwise)
+      mod.review === false ? null : h("div.review", {}, reviewButtons, reviewBox),
       h(
         "div.table-body",
         {},
@@ -246,8 +247,7 @@ export async function replayPage(root, gameId) {
           { tabindex: 0, "aria-label": t("replay.events") },
           h("h2.side-title", {}, t("replay.events")),
           log,
-          h("h2.side-title", {}, t("review.title")),
-          reviewList,
+          mod.review === false ? null : [h("h2.side-title", {}, t("review.title")), reviewList],
         ),
       ),
     ),

@@ -48,8 +48,8 @@ export const CALLOUTS = [
 /** The sheet's multipliers that are called out at the settlement, in the sheet's order. */
 const BAK = new Set(["pibak", "gwangbak", "meongtta", "meongbak", "gobak"]);
 
-/** 맞고: a card played, flipped, taken; 뻑, 쪽, 따닥, 싹쓸이, 흔들기, 폭탄, 총통, N고,
- *  스톱, 나가리, and the 박 of the winner's sheet. */
+/** 맞고 and 고스톱: a card played, flipped, taken; 뻑, 쪽, 따닥, 싹쓸이, 흔들기, 폭탄, 총통,
+ *  N고, 스톱, 나가리, and the 박 of the winner's sheets (고스톱: one per loser, each 박 once). */
 function matgoCues(e, view) {
   switch (e.type) {
     case "deal":
@@ -82,7 +82,14 @@ function matgoCues(e, view) {
       return [e.count >= 1 && e.count <= MAX_GO ? `go_${e.count}` : "go"];
     case "end":
       if (e.reason === "nagari") return ["nagari"];
-      return (view?.sheet?.multipliers || []).map((m) => m.name).filter((n) => BAK.has(n));
+      return [
+        ...new Set(
+          (view?.sheets || (view?.sheet ? [view.sheet] : []))
+            .flatMap((s) => s.multipliers)
+            .map((m) => m.name)
+            .filter((n) => BAK.has(n)),
+        ),
+      ];
     default:
       return [];
   }
@@ -115,7 +122,7 @@ function mahjongCues(e, _view, seen) {
   }
 }
 
-const CUES = { matgo: matgoCues, mahjong: mahjongCues };
+const CUES = { matgo: matgoCues, mahjong: mahjongCues, gostop: matgoCues };
 
 /** The sounds of one update's events, in order: `view` is the update's view (the
  *  settlement's sheet), `seen` what this update already asked for. */

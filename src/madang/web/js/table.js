@@ -505,6 +505,9 @@ export async function tablePage(root, tableId, invite, me) {
             ? t("table.winner", { name: name(winner) })
             : t("table.lose");
     const pays = r.payments || [];
+    // the points the title gives: the game's, or as the game's module reads them for this
+    // seat (고스톱: what a loser paid, not what the winner took from both)
+    const titlePoints = mod.titlePoints ? mod.titlePoints(r, st.seat) : r.points;
     const close = () => {
       overlay.classList.add("hidden");
       showNextBar();
@@ -514,7 +517,7 @@ export async function tablePage(root, tableId, invite, me) {
       h(
         "div.card-panel.result",
         {},
-        h("h2", {}, title, r.points ? t("table.points_title", { n: r.points }) : ""),
+        h("h2", {}, title, titlePoints ? t("table.points_title", { n: titlePoints }) : ""),
         mod.settlement(st.view, r, name),
         pays.length
           ? [
