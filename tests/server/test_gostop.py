@@ -88,8 +88,16 @@ def test_a_table_of_three_needs_three_seats_and_a_level_the_game_has(client: Tes
         seats = [{"kind": "human"}, {"kind": "bot", "level": level}, {"kind": "bot"}]
         r = client.post("/api/tables", json={**GOSTOP_VS_BOTS, "seats": seats})
         assert r.status_code == 400 and "gostop bot level" in r.json()["error"]["message"]
-    r = client.post("/api/tables", json={**GOSTOP_VS_BOTS, "rules": {"players": 4}})
-    assert r.status_code == 400 and r.json()["error"]["code"] == "rule_config"  # not built yet
+    # the engine plays four seats (광팔기) and 쇼당; the tables do not yet
+    for body in ({"rules": {"players": 4}}, {"rules": {"shodang": True}},
+                 {"preset": "gwangpalgi"}, {"preset": "shodang"}):  # fmt: skip
+        r = client.post("/api/tables", json={**GOSTOP_VS_BOTS, **body})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "rule_config", body
+        assert "not played at tables yet" in r.json()["error"]["message"] or (
+            "3 seats" in r.json()["error"]["message"]
+        )
+    presets = client.get("/api/config").json()["games"]["gostop"]["presets"]
+    assert "default" in presets and not {"shodang", "gwangpalgi", "gwangpalgi_last"} & set(presets)
     assert client.get("/api/tables").json()["tables"] == []  # nothing was made
 
 
@@ -101,9 +109,10 @@ def test_gostop_against_two_bots_plays_to_the_settlement(client: TestClient) -> 
     assert table["worth"]["max_points"] > 0  # the stake cap knows the game's bound
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         snap = hello(ws)
-        assert snap["status"] == "playing" and snap.get("fair") is None  # its own seed
+        assert snap["status"] == "playing"
         last = play_to_result(ws, 0, snap, random.Random(4))
     result = last["result"]
+
     pays = result["payments"]
     net = [0, 0, 0]
     for p in pays:

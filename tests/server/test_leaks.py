@@ -258,7 +258,6 @@ def test_no_message_leaks_hidden_cards(game: str, games: int) -> None:
     assert failures == []
     assert played >= games
     # every seat and the spectator saw the same commitments, and verified each game
-    # (고스톱 cannot deal from a key yet: its table deals from its own seed)
     assert all(c.commitments == conns[0].commitments for c in conns)
     if spec(game).fair_deal is None:
         assert conns[0].commitments == {} and all(c.verified == 0 for c in conns)

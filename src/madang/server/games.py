@@ -13,6 +13,7 @@ Nothing here knows a game: the rooms, the lobby and the replays go through
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from madang.core.errors import MadangError
@@ -30,6 +31,7 @@ __all__ = [
     "pacing",
     "presets",
     "seats",
+    "table_refusal",
 ]
 
 
@@ -38,9 +40,33 @@ def seats(game: str) -> int:
     return spec(game).seats
 
 
+NOT_AT_TABLES: dict[str, dict[str, object]] = {"gostop": {"shodang": True}}
+"""Options whose value the engine plays but the tables do not yet (the browser has no
+question for it): 고스톱's 쇼당 (``docs/server.md``)."""
+
+
+def table_refusal(game: str, rules: Any) -> str | None:
+    """Why a table of ``game`` cannot play ``rules`` (a rules object), or None: another
+    seat count than the table's, or an option of :data:`NOT_AT_TABLES`."""
+    values = rules.to_dict()
+    for name, value in NOT_AT_TABLES.get(game, {}).items():
+        if values.get(name) == value:
+            return f"{game}'s {name} is not played at tables yet"
+    if values.get("players", seats(game)) != seats(game):
+        return f"a {game} table has {seats(game)} seats"
+    return None
+
+
+@functools.cache
 def presets(game: str) -> list[str]:
-    """The rules presets of ``game``."""
-    return list(spec(game).presets())
+    """The rules presets of ``game`` that this server's tables play (:func:`table_refusal`:
+    고스톱's four-seat presets, 광팔기, and 쇼당 are played by the engine and the records but
+    not at tables yet, ``docs/server.md``).
+
+    >>> presets("gostop")[:2], "gwangpalgi" in presets("gostop"), "shodang" in presets("gostop")
+    (['default', 'classic'], False, False)
+    """
+    return [p for p in spec(game).presets() if table_refusal(game, spec(game).rules(p)) is None]
 
 
 def make_session(

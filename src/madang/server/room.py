@@ -833,7 +833,10 @@ class Room:
         entropy is taken from now until the deal (``docs/fairness.md``)."""
         if not self.fair_deals or self.fair_next is not None:
             return
-        rules = spec(self.game).rules(self.preset, self.rules).to_dict()
+        # the rules as the game's record will hold them (the digest a verifier reads: a
+        # 고스톱 record keeps ``players`` beside its rules, not among them)
+        trial = spec(self.game).session(self.preset, 0, self.rules)
+        rules = trial.record().get("rules", {})
         self.fair_next = FairDeal.draw(
             self.game, self.table_id, game_no, rules, seats=len(self.seats)
         )

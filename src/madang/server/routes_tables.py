@@ -13,7 +13,14 @@ from madang.core.registry import spec as game_spec
 from madang.server import store
 from madang.server.cluster import RemoteTable
 from madang.server.deps import Hub, body, current_user, hub_of, need_user
-from madang.server.games import bot_level_for, bot_levels, games, make_session, presets
+from madang.server.games import (
+    bot_level_for,
+    bot_levels,
+    games,
+    make_session,
+    presets,
+    table_refusal,
+)
 from madang.server.games import seats as seats_of
 from madang.server.money import MoneyRules
 from madang.server.room import Join, Kind, Leave, Room, Seat, too_many_tables
@@ -50,15 +57,20 @@ async def create_table(request: Request) -> Response:
         raise WireError("bad_request", f"game must be one of {', '.join(games())}")
     preset = data.get("preset", "default")
     if not isinstance(preset, str) or preset not in presets(game):
+        if isinstance(preset, str) and preset in game_spec(game).presets():
+            raise WireError(
+                "rule_config", f"the {game} preset {preset!r} is not played at tables yet"
+            )
         raise WireError("rule_config", f"unknown {game} preset {preset!r}")
     overrides = data.get("rules")
     # a preset with some options changed: every option of the rules pages is playable
     in_force = game_spec(game).rules(preset, overrides)  # bad options: rule_config
-    # the rules must deal a game at this table's seats: an option not built yet (고스톱's
-    # four seats, 쇼당) is refused now (rule_config), not when the room deals
-    trial = make_session(game, preset, 0, overrides)
-    if trial.seats != seats_of(game):
-        raise WireError("rule_config", f"a {game} table has {seats_of(game)} seats")
+    # the rules must deal a game at this table's seats: an option the tables do not play
+    # yet (고스톱's four seats, 쇼당) is refused now (rule_config), not when the room deals
+    make_session(game, preset, 0, overrides)  # rules that cannot deal: rule_config
+    refusal = table_refusal(game, in_force)
+    if refusal is not None:
+        raise WireError("rule_config", refusal)
     stake = data.get("stake", config.stakes[0])
     if type(stake) is not int or stake not in config.stakes:
         raise WireError("bad_request", f"stake must be one of {', '.join(map(str, config.stakes))}")
