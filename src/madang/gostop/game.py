@@ -198,4 +198,5 @@ SPEC = GameSpec(
     frames=frames,
     cli="madang.gostop.cli",
     deal=deal,
+    bots="madang.bots.gostop_bots",
 )
