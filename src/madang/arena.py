@@ -56,17 +56,19 @@ def rotations(seats: int, agents: int, bots: Sequence[str] | None = None) -> lis
     the other agents in the remaining seats in order (two seats: ``[[0, 1], [1, 0]]``).
 
     Given the agents' ``bots`` (names) at a table of at most :data:`MAX_SEATINGS`
-    seatings (two or three seats), the other permutations follow that seat the bots
-    differently from every game before: with three different bots every permutation,
-    so each bot sits at each seat twice and after each other bot as often; with A
-    against two of one bot nothing more (A at each seat is every seating).
+    seatings (two or three seats), a deal is played once per way of seating the *bots*:
+    the rotations above, then the other permutations, each game kept only if it seats
+    the bots differently from every game before. With three different bots that is
+    every permutation, so each bot sits at each seat twice and after each other bot as
+    often; with A against two of one bot, A at each seat. A mirror match (one bot in
+    every seat) keeps the rotations.
 
     >>> rotations(4, 4)[1]
     [1, 0, 2, 3]
     >>> rotations(3, 3, ["hard", "normal", "easy"])
     [[0, 1, 2], [1, 0, 2], [1, 2, 0], [0, 2, 1], [2, 0, 1], [2, 1, 0]]
-    >>> len(rotations(3, 3, ["hard", "easy", "easy"]))
-    3
+    >>> rotations(3, 3, ["easy", "normal", "easy"])
+    [[0, 1, 2], [1, 0, 2], [0, 2, 1]]
     """
     if agents != seats:
         raise RuleConfigError(f"this game is played by {seats} agents, not {agents}")
@@ -78,13 +80,16 @@ def rotations(seats: int, agents: int, bots: Sequence[str] | None = None) -> lis
         return out
     if len(bots) != agents:
         raise RuleConfigError(f"{agents} agents need {agents} bot names, not {len(bots)}")
-    seen = {tuple(bots[a] for a in seating) for seating in out}
-    for perm in itertools.permutations(range(seats)):
-        key = tuple(bots[a] for a in perm)
+    if len(set(bots)) == 1:
+        return out
+    seen: set[tuple[str, ...]] = set()
+    seatings = []
+    for seating in itertools.chain(out, map(list, itertools.permutations(range(seats)))):
+        key = tuple(bots[a] for a in seating)
         if key not in seen:
             seen.add(key)
-            out.append(list(perm))
-    return out
+            seatings.append(seating)
+    return seatings
 
 
 def _game(game: str) -> GameSpec:

@@ -21,11 +21,7 @@ if TYPE_CHECKING:
 _SPECS: dict[str, GameSpec] = {}
 
 #: The modules holding each built-in game's ``SPEC`` (imported on first use).
-BUILTIN_SPECS = {
-    "matgo": "madang.matgo.game",
-    "mahjong": "madang.mahjong.game",
-    "gostop": "madang.gostop.game",
-}
+BUILTIN_SPECS = {"matgo": "madang.matgo.game", "mahjong": "madang.mahjong.game"}
 
 
 def register_spec(game: GameSpec) -> None:
