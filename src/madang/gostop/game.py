@@ -199,4 +199,5 @@ SPEC = GameSpec(
     cli="madang.gostop.cli",
     deal=deal,
     bots="madang.bots.gostop_bots",
+    terminal="madang.play.gostop_tui:GostopTerminal",
 )
