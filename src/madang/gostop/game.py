@@ -200,4 +200,5 @@ SPEC = GameSpec(
     deal=deal,
     bots="madang.bots.gostop_bots",
     terminal="madang.play.gostop_tui:GostopTerminal",
+    encoding="madang.gostop.encode:GostopEncoding",
 )
