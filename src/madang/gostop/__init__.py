@@ -5,8 +5,10 @@ count and the stop score are rules values, ``gostop.md`` §12); this package hol
 rules options of ``gostop.md`` §10 and their presets, and the records of §11
 (:mod:`madang.gostop.record`). The session on the game
 contract is :mod:`madang.gostop.game` (not registered among the built-in games yet) and
-the ``madang gostop`` commands :mod:`madang.gostop.cli`. Not built yet (issue 28, later
-steps): 광팔기 with four seats and 쇼당 in the engine, bots, server and browser.
+the ``madang gostop`` commands :mod:`madang.gostop.cli`, the RL encoding
+:mod:`madang.gostop.encode` (the bots play it: :mod:`madang.bots.gostop_bots`). Not built
+yet (issue 28, later steps): 광팔기 with four seats and 쇼당 in the engine, server and
+browser.
 
 >>> from madang.matgo.engine import new_game
 >>> game = new_game(GostopRules(), seed=1)

@@ -10,8 +10,10 @@ hand (:mod:`madang.matgo.view`).
 
 Not registered among the built-in games yet (``docs/rules/gostop.md``): the browser has
 no board of three seats, so the lobby would list a game nobody can play. Tests register
-it (:func:`madang.core.registry.register_spec`). Not built yet: deals from a fairness
-key (``redeal``), 4 seats with 광팔기, bots and an RL encoding.
+it (:func:`madang.core.registry.register_spec`). Its bots (:mod:`madang.bots.gostop_bots`),
+terminal play (:mod:`madang.play.gostop_tui`) and RL encoding
+(:mod:`madang.gostop.encode`) are named here. Not built yet: deals from a fairness key
+(``redeal``) and 4 seats with 광팔기.
 
 >>> s = session("default", 1)
 >>> s.seats, len(s.view(0)["hand"]), "hand" in s.view(None), s.view(0)["hand_counts"]
