@@ -123,3 +123,21 @@ def test_the_cli_seats_a_bot_per_other_seat(capsys: pytest.CaptureFixture[str]) 
                  "--no-progress"]) == 2  # fmt: skip
     assert "one per other seat (2), not 3" in capsys.readouterr().err
     assert main(["arena", "gostop", "--others", "normal,", "--no-progress"]) == 2
+
+
+def test_the_shipped_gostop_ladder_is_complete() -> None:
+    """The round robin shipped in the package (docs/bots.md): every ordered pair of the
+    three levels at 2,000 games or more, a rating per bot, and points with intervals."""
+    from madang import ladder
+
+    data = ladder.published("gostop")
+    assert data is not None and data["seats"] == 3 and data["format"] == "1 against 2"
+    bots = data["bots"]
+    assert bots == ["easy", "normal", "hard"]
+    assert {(p["a"], p["b"]) for p in data["pairs"]} == {
+        (a, b) for a in bots for b in bots if a != b
+    }
+    assert all(p["games"] >= 2000 and p["points_ci95"] is not None for p in data["pairs"])
+    assert set(data["ratings"]) == set(bots) == set(data["points_ratings"])
+    points = {b: data["points_ratings"][b]["points"] for b in bots}
+    assert points["hard"] > points["normal"] > points["easy"]
