@@ -2,7 +2,8 @@
 of a seat at a table of ``rules.players``.
 
 :class:`GostopEncoding` is the game's ``encoding`` (:mod:`madang.rl` reads it). Actions
-are the family engine's ids (:mod:`madang.matgo.actions`, 175), as in 맞고. An
+are the family engine's ids (:mod:`madang.matgo.actions`): 맞고's and any the family adds
+for 고스톱 (every id the notation names). An
 observation is a flat ``float32`` vector seen from one seat, the other seats in turn
 order after it (``o1`` plays next, ``o2`` after it): card planes of 52 numbers (1.0
 where the card is in the set; ids as in :mod:`madang.matgo.cards`), then scalars (raw
@@ -17,8 +18,10 @@ encoding (:class:`madang.matgo.encode.MatgoEncoding`, unchanged).
 >>> enc = GostopEncoding(GostopRules())
 >>> g = new_game(GostopRules(), seed=1)
 >>> obs = enc.observe(view(g, 0))
->>> obs.shape, int(obs[:52].sum()), enc.scalar(obs, "pile"), enc.scalar(obs, "hand_count_o2")
-((711,), 7, 24.0, 7.0)
+>>> obs.shape == (enc.obs_size,), int(obs[:52].sum()), enc.scalar(obs, "pile")
+(True, 7, 24.0)
+>>> enc.scalar(obs, "hand_count_o2"), enc.obs_size == 13 * 52 + len(scalars(3))
+(7.0, True)
 """
 
 from __future__ import annotations
@@ -30,17 +33,18 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from madang.core.errors import RuleConfigError
+from madang.core.errors import InvalidActionError, RuleConfigError
 from madang.matgo import actions as A
 from madang.matgo.cards import CODES, NUM_CARDS
-from madang.matgo.engine import MatgoState
+from madang.matgo.engine import MatgoState, Phase
 
 __all__ = ["GostopEncoding", "planes", "scalars"]
 
 FloatArray = npt.NDArray[np.float32]
 
 _CARD_BIT: Final = {c: 1 << i for i, c in enumerate(CODES)}
-_PHASES: Final = ("play", "pick_play", "pick_flip", "gukjin", "go_stop", "chongtong", "over")
+#: The engine's questions, one-hot in the observation (every phase of :class:`Phase`).
+_PHASES: Final = tuple(p.name.lower() for p in Phase)
 _GUKJIN: Final = ("free", "animal", "pi")
 #: The per-seat scalars, each once per seat (``_mine``, then ``_o1``, ``_o2`` …).
 _PER_SEAT: Final = ("dealer", "hand_count", "score", "go", "shakes", "tokens", "ppeok")
@@ -96,10 +100,26 @@ def _mask(codes: Sequence[str]) -> int:
     return m
 
 
+def _count_actions() -> int:
+    """How many action ids the family's notation names (ids from 0 up, without a gap):
+    맞고's and every one 고스톱 adds.
+
+    >>> _count_actions() >= A.NUM_ACTIONS
+    True
+    """
+    n = A.NUM_ACTIONS
+    while True:
+        try:
+            A.action_str(n)
+        except InvalidActionError:
+            return n
+        n += 1
+
+
 class GostopEncoding:
     """고스톱 in tensors: the action ids and the observation of one seat."""
 
-    num_actions = A.NUM_ACTIONS
+    num_actions = _count_actions()
     plane_size = NUM_CARDS
 
     def __init__(self, rules: Any = None) -> None:

@@ -147,8 +147,10 @@ class MatgoTerminal(TerminalSession):
             pick = self.choose_two(state, question, "고", "스톱")
         elif phase is Phase.GUKJIN:
             pick = self.choose_two(state, "국진을 어떻게 셀까요?", "열끗", "쌍피")
-        else:
+        elif phase is Phase.CHONGTONG:
             pick = self.choose_two(state, "총통!", "스톱 (10점)", "계속")
+        else:  # a question of another game of the family: its moves in the notation
+            pick = self.choose(state, f"{phase.name.lower()}?", [A.action_str(a) for a in legal])
         return legal[pick]
 
     def stop_pays(self, state: MatgoState) -> int:
