@@ -79,8 +79,8 @@ def planes(n: int) -> tuple[str, ...]:
 def scalars(n: int) -> tuple[str, ...]:
     """The scalars of a table of ``n`` seats, after the planes, in order.
 
-    >>> scalars(3)[7:12]
-    ('to_act', 'pile', 'carry', 'stop_points', 'gukjin_free')
+    >>> scalars(3)[-3:], "stop_points" in scalars(3)
+    (('ppeok_mine', 'ppeok_o1', 'ppeok_o2'), True)
     """
     return (
         *(f"phase_{p}" for p in _PHASES),
