@@ -1,9 +1,12 @@
 """The arena: bots against bots on duplicate deals, in worker processes, with statistics.
 
 A *deal* is one deck (and dealer) drawn from the match seed. Each deal is played once
-per *rotation* of the agents over the seats — for Matgo twice, bot A as player 0 and
-then as player 1; for mahjong four times, A at each seat — so every agent gets the same
-cards and luck largely cancels. Results are paired by deal for the confidence interval.
+per *rotation* of the agents over the seats (:func:`rotations`) — for Matgo twice, bot
+A as player 0 and then as player 1; for 고스톱's three seats once per distinct seating of
+the bots (six games when the three differ, each agent twice at each seat; three when A
+meets two of one bot); for mahjong four times, A at each seat — so every agent gets the
+same cards and luck largely cancels. Results are paired by deal for the confidence
+intervals, A's and each agent's (``agents``).
 
 Any registered game plays here through the game contract (:mod:`madang.core.game`):
 its ``deal(rules, seed)`` gives the game of a deal, and the session's payments,
@@ -17,6 +20,7 @@ game.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -43,13 +47,28 @@ from madang.core.errors import RuleConfigError
 from madang.core.game import GameSpec, Session
 from madang.core.registry import spec
 
+#: The most games a deal is played in to seat the bots every way (three seats: 3! = 6).
+MAX_SEATINGS = 6
 
-def rotations(seats: int, agents: int) -> list[list[int]]:
+
+def rotations(seats: int, agents: int, bots: Sequence[str] | None = None) -> list[list[int]]:
     """For each game of a deal, the agent at every seat: agent A (0) at seat r in game r,
     the other agents in the remaining seats in order (two seats: ``[[0, 1], [1, 0]]``).
 
+    Given the agents' ``bots`` (names) at a table of at most :data:`MAX_SEATINGS`
+    seatings (two or three seats), a deal is played once per way of seating the *bots*:
+    the rotations above, then the other permutations, each game kept only if it seats
+    the bots differently from every game before. With three different bots that is
+    every permutation, so each bot sits at each seat twice and after each other bot as
+    often; with A against two of one bot, A at each seat. A mirror match (one bot in
+    every seat) keeps the rotations.
+
     >>> rotations(4, 4)[1]
     [1, 0, 2, 3]
+    >>> rotations(3, 3, ["hard", "normal", "easy"])
+    [[0, 1, 2], [1, 0, 2], [1, 2, 0], [0, 2, 1], [2, 0, 1], [2, 1, 0]]
+    >>> rotations(3, 3, ["easy", "normal", "easy"])
+    [[0, 1, 2], [1, 0, 2], [0, 2, 1]]
     """
     if agents != seats:
         raise RuleConfigError(f"this game is played by {seats} agents, not {agents}")
@@ -57,7 +76,20 @@ def rotations(seats: int, agents: int) -> list[list[int]]:
     for r in range(seats):
         others = iter(range(1, seats))
         out.append([0 if s == r else next(others) for s in range(seats)])
-    return out
+    if bots is None or math.factorial(seats) > MAX_SEATINGS:
+        return out
+    if len(bots) != agents:
+        raise RuleConfigError(f"{agents} agents need {agents} bot names, not {len(bots)}")
+    if len(set(bots)) == 1:
+        return out
+    seen: set[tuple[str, ...]] = set()
+    seatings = []
+    for seating in itertools.chain(out, map(list, itertools.permutations(range(seats)))):
+        key = tuple(bots[a] for a in seating)
+        if key not in seen:
+            seen.add(key)
+            seatings.append(seating)
+    return seatings
 
 
 def _game(game: str) -> GameSpec:
@@ -134,7 +166,7 @@ def play_deals(
     limits = limits or BotLimits()
     agents = _agents(game, bots, limits)
     try:
-        return _play_chunk(game, agents, deals, seed, budget, rules, records, preset, limits)
+        return _play_chunk(game, agents, bots, deals, seed, budget, rules, records, preset, limits)
     finally:
         _close(agents)
 
@@ -161,6 +193,7 @@ def _close(agents: Sequence[Bot | MoveBot]) -> None:
 def _play_chunk(
     game: str,
     agents: Sequence[Bot | MoveBot],
+    names: Sequence[str],
     deals: Sequence[int],
     seed: int,
     budget: Budget,
@@ -173,7 +206,7 @@ def _play_chunk(
     out = ChunkResult(times=[[] for _ in agents])
     for d in deals:
         ds = deal_seed(seed, d)
-        for r, seats in enumerate(rotations(seats_n, len(agents))):
+        for r, seats in enumerate(rotations(seats_n, len(agents), names)):
             session = new_deal(game, ds, preset, rules)
             seat_bots = [agents[a] for a in seats]
             rngs = [random.Random(f"{ds}:{r}:{s}") for s in range(seats_n)]
@@ -272,13 +305,7 @@ def summarize(
     wins_other = sum(1 for g in games if g.winner is not None and g.winner != 0)
     draws = sum(1 for g in games if g.winner is None)
     decided = wins_a + wins_other
-    by_deal: dict[int, list[int]] = {}
-    for g in games:
-        by_deal.setdefault(g.deal, []).append(g.net[0])
-    per_deal = [sum(v) / len(v) for v in by_deal.values()]  # A's mean points per game, per deal
-    n = len(per_deal)
-    mean = statistics.fmean(per_deal) if per_deal else 0.0
-    half = 1.96 * statistics.stdev(per_deal) / math.sqrt(n) if n > 1 else float("inf")
+    n, mean, ci = points_ci(games, 0)
     labels = ["a", "b"] if len(bots) == 2 else ["a"] + [f"o{i}" for i in range(1, len(bots))]
     decision_ms = {
         labels[i]: {
@@ -312,12 +339,55 @@ def summarize(
         "draws": draws,
         "win_rate_a": round(wins_a / decided, 4) if decided else None,
         "mean_points_a": round(mean, 4),
-        "ci95_points_a": [round(mean - half, 4), round(mean + half, 4)] if n > 1 else None,
+        "ci95_points_a": ci,
+        "agents": [agent_summary(games, i, bots[i]) for i in range(len(bots))],
         "decision_ms": decision_ms,
         "points_shape": {
             labels[0]: points_shape(games, [0]),
             ("b" if len(bots) == 2 else "others"): points_shape(games, range(1, len(bots))),
         },
+    }
+
+
+def points_ci(games: Sequence[GameResult], agent: int) -> tuple[int, float, list[float] | None]:
+    """The deals, mean points per game and 95% confidence interval of ``agent``: the
+    games are paired by deal (the agent's mean over each deal's games is one sample),
+    the interval normal (None with fewer than two deals).
+
+    >>> g = [GameResult(d, r, [0, 1], [x, -x], None) for d, r, x in
+    ...      [(0, 0, 4), (0, 1, -2), (1, 0, 3), (1, 1, 1)]]
+    >>> points_ci(g, 0)
+    (2, 1.5, [0.52, 2.48])
+    """
+    by_deal: dict[int, list[int]] = {}
+    for g in games:
+        by_deal.setdefault(g.deal, []).append(g.net[agent])
+    per_deal = [sum(v) / len(v) for v in by_deal.values()]
+    n = len(per_deal)
+    mean = statistics.fmean(per_deal) if per_deal else 0.0
+    if n < 2:
+        return n, mean, None
+    half = 1.96 * statistics.stdev(per_deal) / math.sqrt(n)
+    return n, mean, [round(mean - half, 4), round(mean + half, 4)]
+
+
+def agent_summary(games: Sequence[GameResult], agent: int, bot: str) -> dict[str, Any]:
+    """One agent's line of a match: its bot, mean points per game with the 95% interval
+    (paired by deal, :func:`points_ci`), games won and the share of all games.
+
+    >>> g = [GameResult(0, r, [0, 1, 2], net, w) for r, net, w in
+    ...      [(0, [6, -3, -3], 0), (1, [-2, 4, -2], 1)]]
+    >>> agent_summary(g, 0, "hard")
+    {'bot': 'hard', 'mean_points': 2.0, 'ci95_points': None, 'wins': 1, 'win_rate': 0.5}
+    """
+    _, mean, ci = points_ci(games, agent)
+    wins = sum(1 for g in games if g.winner == agent)
+    return {
+        "bot": bot,
+        "mean_points": round(mean, 4),
+        "ci95_points": ci,
+        "wins": wins,
+        "win_rate": round(wins / len(games), 4) if games else None,
     }
 
 
@@ -384,7 +454,7 @@ def run_arena(
     budget = budget or Budget()
     g = _game(game)
     g.rules(preset, rules)  # bad presets and options fail here, before any worker starts
-    per_deal = len(rotations(g.seats, len(bots)))
+    per_deal = len(rotations(g.seats, len(bots), bots))
     limits = limits or BotLimits()
     for b in bots:
         make_agent(game, b, limits)  # unknown names fail here, before any worker starts
@@ -400,7 +470,16 @@ def run_arena(
         try:
             for i in range(0, deals, size):
                 res = _play_chunk(
-                    game, agents, order[i : i + size], seed, budget, rules, records, preset, limits
+                    game,
+                    agents,
+                    bots,
+                    order[i : i + size],
+                    seed,
+                    budget,
+                    rules,
+                    records,
+                    preset,
+                    limits,
                 )
                 games += res.games
                 for a, t in enumerate(res.times):

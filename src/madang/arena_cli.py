@@ -3,13 +3,17 @@
     madang arena matgo --a hard --b greedy --games 2000 --workers 2 [--seed S] [--json]
                        [--records DIR] [--budget-ms N] [--iterations N]
     madang arena mahjong --a hard --others normal --hands 2000 [--preset yangpan] …
+    madang arena gostop --a hard --others normal,easy --games 2000
     madang arena ladder GAME [--bots a,b,c] [--games N] [--jobs J] [--out DIR] [--publish]
 
 Every registered game with an arena gets a sub-command. In a two-seat game bot A meets
 bot B (``--b``), each deal played twice with the seats swapped, and ``--games`` counts
 games; in a game of more seats A meets the same bot in every other seat
-(``--others``), each deal played once with A at each seat, and ``--hands`` (or
-``--games``) counts games. Counts are rounded up to whole deals. ``--preset`` and
+(``--others``), each deal played once with A at each seat, or a bot per other seat
+(``--others normal,easy``), each deal played once per seating of the bots
+(:func:`madang.arena.rotations`: at 고스톱's three seats, every permutation), and
+``--hands`` (or ``--games``) counts games. Counts are rounded up to whole deals; the
+result gives every agent's mean points a game with its 95% interval. ``--preset`` and
 ``--rule NAME=VALUE`` (a JSON value, repeatable) choose the rules. A bot may be
 ``learned:PATH``, a policy saved by ``madang train`` (``policy.npz``) or by
 ``examples/train_matgo_maskable_ppo.py``, or
@@ -31,7 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from madang.arena import run_arena
+from madang.arena import rotations, run_arena
 from madang.bots.base import BotLimits, Budget, make_agent
 from madang.cli import print_json
 from madang.core.errors import RuleConfigError
@@ -55,7 +59,12 @@ def register_cli(sub: Any) -> None:
             p = asub.add_parser(
                 name, help=f"{name}: bot A against {g.seats - 1} others, A at every seat"
             )
-            p.add_argument("--others", default="normal", help="the other seats' bot")
+            p.add_argument(
+                "--others",
+                default="normal",
+                help="the other seats' bot, or one per other seat separated by commas "
+                "(e.g. normal,easy)",
+            )
             p.add_argument(
                 "--hands",
                 "--games",
@@ -269,21 +278,22 @@ def _run(args: argparse.Namespace) -> int:
     seats = spec(game).seats
     if args.games < 1:
         raise RuleConfigError(f"the number of games must be positive, not {args.games}")
-    deals = (args.games + seats - 1) // seats
-    others = args.b if seats == 2 else args.others
-    bots = [args.a, *[others] * (seats - 1)]
+    bots = [args.a, *_others(args.b if seats == 2 else args.others, seats)]
+    per_deal = len(rotations(seats, seats, bots))
+    deals = (args.games + per_deal - 1) // per_deal
     limits = _limits(args)
-    for name in (args.a, others):
+    for name in dict.fromkeys(bots):
         _load_learned(game, name)
         make_agent(game, name, limits)  # an unknown bot fails before the progress bar starts
     rules = _rules(args.rule)
     spec(game).rules(args.preset, rules)  # so do bad presets and options
-    label = (
-        f"{game} {args.a} vs {others}"
-        if seats == 2
-        else f"{game} {args.a} vs {others} x{seats - 1}"
-    )
-    advance, close = _progress(deals * seats, label, not args.no_progress)
+    if seats == 2:
+        label = f"{game} {args.a} vs {bots[1]}"
+    elif len(set(bots[1:])) == 1:
+        label = f"{game} {args.a} vs {bots[1]} x{seats - 1}"
+    else:
+        label = f"{game} {' vs '.join(bots)}"
+    advance, close = _progress(deals * per_deal, label, not args.no_progress)
     try:
         result = run_arena(
             game,
@@ -307,11 +317,38 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _others(text: str, seats: int) -> list[str]:
+    """The bots of the seats other than A's: one name for every seat, or one per seat
+    separated by commas.
+
+    >>> _others("normal", 3), _others("normal, easy", 3)
+    (['normal', 'normal'], ['normal', 'easy'])
+    >>> _others("normal,easy", 4)
+    Traceback (most recent call last):
+    ...
+    madang.core.errors.RuleConfigError: name one bot for the other seats or one per ... (3), not 2
+    """
+    names = [n.strip() for n in text.split(",")]
+    if len(names) == 1:
+        return names * (seats - 1)
+    if len(names) != seats - 1 or not all(names):
+        raise RuleConfigError(
+            f"name one bot for the other seats or one per other seat ({seats - 1}), "
+            f"not {len(names)}"
+        )
+    return names
+
+
+def _others_label(b: list[str]) -> str:
+    """The other seats' bots in a line: ``2 x normal`` or ``normal, easy``."""
+    return f"{len(b)} x {b[0]}" if len(set(b)) == 1 else ", ".join(b)
+
+
 def _print(r: dict[str, Any]) -> None:
     w = sys.stdout.write
     wins, draws = r["wins"], r["draws"]
     others = isinstance(r["b"], list)
-    b_label = f"{len(r['b'])} x {r['b'][0]} (others)" if others else f"{r['b']} (B)"
+    b_label = f"{_others_label(r['b'])} (others)" if others else f"{r['b']} (B)"
     w(f"{r['game']}: {r['a']} (A) vs {b_label}, {r['games']} games on {r['deals']} deals\n")
     rate = r["win_rate_a"]
     rate_text = "n/a" if rate is None else f"{100 * rate:.1f}%"
@@ -320,6 +357,14 @@ def _print(r: dict[str, Any]) -> None:
     ci = r["ci95_points_a"]
     ci_text = "" if ci is None else f" (95% CI {ci[0]:+.2f} .. {ci[1]:+.2f})"
     w(f"  A's mean points per game: {r['mean_points_a']:+.2f}{ci_text}\n")
+    if others:
+        for label, agent in zip(r["decision_ms"], r["agents"], strict=True):
+            ci = agent["ci95_points"]
+            ci_text = "" if ci is None else f" (95% CI {ci[0]:+.2f} .. {ci[1]:+.2f})"
+            w(
+                f"  {label.upper()} ({agent['bot']}): {agent['mean_points']:+.2f} points a game"
+                f"{ci_text}, wins {agent['wins']} ({100 * agent['win_rate']:.1f}% of games)\n"
+            )
     if "hand_win_rate_a" in r:
         w(
             f"  A wins {100 * r['hand_win_rate_a']:.1f}% of hands "
@@ -361,7 +406,9 @@ def _print_shape(
     w: Callable[[str], Any], label: str, r: dict[str, Any], shape: dict[str, Any]
 ) -> None:
     """One side's points shape: wins and losses, their means and extremes, the tags."""
-    name = r["a"] if label == "a" else (r["b"][0] if isinstance(r["b"], list) else r["b"])
+    name = (
+        r["a"] if label == "a" else (_others_label(r["b"]) if isinstance(r["b"], list) else r["b"])
+    )
     who = f"{label.upper() if label in ('a', 'b') else 'others'} ({name})"
 
     def pts(x: float | None) -> str:

@@ -4,7 +4,7 @@ rating per bot.
 Each pair of bots plays the same duplicate deals (one match seed for the whole ladder)
 through :func:`madang.arena.run_arena`. In a two-seat game (Matgo) every unordered pair
 meets once, each deal played twice with the seats swapped, so the pair's result from B's
-side is exactly the negative of A's. In a game of more seats (mahjong) a *candidate*
+side is exactly the negative of A's. In a game of more seats (mahjong, 고스톱) a *candidate*
 plays one seat against the same opponent bot in all the others, its seat rotating over
 the deal (as Mortal measures), and every ordered pair is played: A against three B and
 B against three A are two measurements.

@@ -28,7 +28,7 @@ FAST = Budget(time_s=None, iterations=2)
 KEYS = {
     "game", "a", "b", "games", "deals", "wins", "draws", "win_rate_a", "mean_points_a",
     "ci95_points_a", "decision_ms", "seed", "workers", "budget", "games_per_deal", "elapsed_s",
-    "points_shape", "preset", "rules", "faults", "limits",
+    "points_shape", "preset", "rules", "faults", "limits", "agents",
 }  # fmt: skip
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

@@ -1,15 +1,19 @@
-"""The greedy Matgo bot (level ``normal``): one-ply valuation of every legal action.
+"""The greedy bot of the Go-Stop family (맞고 and 고스톱; level ``normal``): one-ply
+valuation of every legal action.
 
-Every action is valued by what it does to both players' 족보 (jokbo) prospects: a
+Every action is valued by what it does to every player's 족보 (jokbo) prospects: a
 *potential* function estimates what a captured pile is worth (real points plus partial
-progress towards 광, 고도리, the three 단, 피, 열끗 and 띠, counting only sets the
-opponent has not already broken), and a capture is worth the potential it adds for the
-player plus what it denies the opponent. A card left on the floor costs what it is
-worth to the opponent times the chance that they can take it; a pairing play risks a
-뻑 when the month's last cards are unseen. 고/스톱 weighs the score in hand against the
-opponent's threat and the cards left (고박 risk). 흔들기 is declared whenever a card of
-a triple is played, a 폭탄 is always worth it, and a bomb token is used when no card
-play is worth more than a free flip.
+progress towards 광, 고도리, the three 단, 피, 열끗 and 띠, counting only sets that
+no other player has already broken), and a capture is worth the potential it adds for
+the player plus what it denies the opponent it is worth most to. A card left on the
+floor costs what it is worth to the opponent who gains most by it times the chance that
+one of them can take it; a pairing play risks a 뻑 when the month's last cards are
+unseen; a steal is worth one 피 from each opponent. 고/스톱 weighs the score in hand
+against the opponents' threats (summed: at a table of three a 고 that fails pays every
+share, 독박) and the cards left (고박 risk). 흔들기 is declared whenever a card of a
+triple is played, a 폭탄 is always worth it, and a bomb token is used when no card play
+is worth more than a free flip. With two seats every sum and maximum over the opponents
+is over one, and the bot is 맞고's as it always was.
 
 The bot reads only the view (:class:`Knowledge.from_view`); the search bot reuses the
 same valuation on its own sampled worlds (:meth:`Knowledge.from_state`).
@@ -51,7 +55,7 @@ from madang.matgo.cards import (
     SSANGPI_MASK,
     SSEURIPI_MASK,
 )
-from madang.matgo.engine import MatgoState, Phase
+from madang.matgo.engine import MatgoState, Phase, rules_class
 from madang.matgo.rules import MatgoRules
 from madang.matgo.scoring import best_jokbo_points, jokbo_points, settle
 
@@ -80,6 +84,7 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+_MATGO_STOP = MatgoRules.stop_points  #: the stop score the go rule was tuned for (7)
 _BONUS_PLAY = 100.0
 
 
@@ -91,8 +96,9 @@ def _mask(codes: list[str]) -> int:
 
 
 @lru_cache(maxsize=64)
-def _rules(key: str) -> MatgoRules:
-    return MatgoRules.from_dict(json.loads(key))
+def _rules(game: str, key: str) -> MatgoRules:
+    """The rules of a view's ``game`` (맞고 or 고스톱) from its options as sorted JSON."""
+    return rules_class(game).from_dict(json.loads(key))
 
 
 def potential(m: int, dead: int, w: Weights = DEFAULT_WEIGHTS) -> float:
@@ -151,13 +157,16 @@ class Knowledge:
         "mine",
         "opp",
         "opp_hand",
+        "opps",
         "options",
         "phase",
         "pile",
+        "piles",
         "rules",
         "scores",
         "shakes",
         "stack_maker",
+        "steal",
         "theirs",
         "unseen",
         "w",
@@ -167,20 +176,23 @@ class Knowledge:
     hand: int
     floor: int
     mine: int  #: my captured pile
-    theirs: int  #: the opponent's captured pile
-    unseen: int  #: cards whose place I do not know (opponent's hidden hand, draw pile)
-    opp_hand: int  #: the opponent's hidden hand size
+    theirs: int  #: the opponents' captured piles together (the cards I can no longer get)
+    opps: tuple[int, ...]  #: the other seats, in turn order after mine
+    piles: tuple[int, ...]  #: each opponent's captured pile, in the order of ``opps``
+    unseen: int  #: cards whose place I do not know (opponents' hidden hands, draw pile)
+    opp_hand: int  #: the opponents' hidden hand sizes together
     pile: int
     phase: Phase
     options: int
-    scores: tuple[int, int]
-    go: tuple[int, int]
-    shakes: tuple[int, int]
+    scores: tuple[int, ...]  #: per seat
+    go: tuple[int, ...]  #: per seat
+    shakes: tuple[int, ...]  #: per seat
     carry: int
     rules: MatgoRules
     stack_maker: dict[int, int]
     deck: int
-    opp: int
+    opp: int  #: the opponent who plays next (``opps[0]``)
+    steal: float  #: what stealing a 피 from each opponent is worth (``w.steal`` each)
     w: Weights
 
     @classmethod
@@ -190,9 +202,12 @@ class Knowledge:
         k.w = w
         me = v["seat"]
         k.me = me
-        k.opp = 1 - me
+        n = len(v["hand_counts"])
+        opps = k.opps = tuple((me + i) % n for i in range(1, n))
+        k.opp = opps[0]
+        k.steal = w.steal * len(opps)
         pub = v["public"]
-        k.rules = _rules(json.dumps(pub["rules"], sort_keys=True))
+        k.rules = _rules(v.get("game", "matgo"), json.dumps(pub["rules"], sort_keys=True))
         k.hand = _mask(v["hand"])
         floor = 0
         known_extra = 0
@@ -204,8 +219,12 @@ class Knowledge:
                 k.stack_maker[group["month"]] = group["ppeok"]
         k.floor = floor
         k.mine = _mask(v["captured"][me])
-        k.theirs = _mask(v["captured"][1 - me])
-        revealed = _mask(v["revealed"][1 - me])
+        k.piles = tuple(_mask(v["captured"][o]) for o in opps)
+        theirs = revealed = 0
+        for o, pile in zip(opps, k.piles, strict=True):
+            theirs |= pile
+            revealed |= _mask(v["revealed"][o])
+        k.theirs = theirs
         turn = v["turn"]
         known_extra |= _mask(turn["captured"])
         if turn["flipped"]:
@@ -213,13 +232,13 @@ class Knowledge:
         known = k.hand | floor | k.mine | k.theirs | revealed | known_extra
         k.deck = k.rules.deck_mask
         k.unseen = k.deck & ~known
-        k.opp_hand = v["hand_counts"][1 - me] - revealed.bit_count()
+        k.opp_hand = sum(v["hand_counts"][o] for o in opps) - revealed.bit_count()
         k.pile = v["pile"]
         k.phase = Phase[v["phase"].upper()]
         k.options = _mask(v["turn"]["options"])
-        k.scores = (v["scores"][0], v["scores"][1])
-        k.go = (v["go"][0], v["go"][1])
-        k.shakes = (v["shakes"][0], v["shakes"][1])
+        k.scores = tuple(v["scores"])
+        k.go = tuple(v["go"])
+        k.shakes = tuple(v["shakes"])
         k.carry = v["carry"]
         return k
 
@@ -229,15 +248,20 @@ class Knowledge:
         k = cls.__new__(cls)
         k.w = w
         k.me = me
-        o = 1 - me
-        k.opp = o
+        opps = k.opps = s.after[me]
+        k.opp = opps[0]
+        k.steal = w.steal * len(opps)
         k.rules = s.rules
         k.hand = s.hands[me]
         k.floor = s.floor
         k.stack_maker = {m: p for m, p in enumerate(s.stack_maker) if p >= 0}
         k.mine = s.captured[me]
-        k.theirs = s.captured[o]
-        hidden = s.hands[o] & ~s.revealed[o]
+        k.piles = tuple(s.captured[o] for o in opps)
+        theirs = hidden = 0
+        for o in opps:
+            theirs |= s.captured[o]
+            hidden |= s.hands[o] & ~s.revealed[o]
+        k.theirs = theirs
         pile = 0
         for c in s.pile:
             pile |= BIT[c]
@@ -247,32 +271,45 @@ class Knowledge:
         k.pile = len(s.pile)
         k.phase = s.phase
         k.options = s.turn.options
-        k.scores = (s.score(0), s.score(1))
-        k.go = (s.go_count[0], s.go_count[1])
-        k.shakes = (s.shakes[0], s.shakes[1])
+        k.scores = tuple(s.score(p) for p in range(len(s.hands)))
+        k.go = tuple(s.go_count)
+        k.shakes = tuple(s.shakes)
         k.carry = s.carry
         return k
 
 
+def _denied(k: Knowledge, cards: int) -> float:
+    """What ``cards`` would add to the opponent they are worth most to (the cards one
+    opponent cannot get are the other players' piles)."""
+    mine, theirs, w = k.mine, k.theirs, k.w
+    best = -1e18
+    for pile in k.piles:
+        dead = mine | (theirs ^ pile)
+        d = potential(pile | cards, dead, w) - potential(pile, dead, w)
+        if d > best:
+            best = d
+    return best
+
+
 def _gain(k: Knowledge, cards: int) -> float:
-    """What capturing ``cards`` is worth to me: my potential gained plus the opponent's denied."""
+    """What capturing ``cards`` is worth to me: my potential gained plus what it denies
+    the opponent it is worth most to."""
     mine, theirs = k.mine, k.theirs
     g = potential(mine | cards, theirs, k.w) - potential(mine, theirs, k.w)
-    d = potential(theirs | cards, mine, k.w) - potential(theirs, mine, k.w)
-    return g + k.w.deny * d
+    return g + k.w.deny * _denied(k, cards)
 
 
 def _their_gain(k: Knowledge, cards: int) -> float:
-    theirs, mine = k.theirs, k.mine
-    return (
-        potential(theirs | cards, mine, k.w)
-        - potential(theirs, mine, k.w)
-        + 0.5 * (potential(mine | cards, theirs, k.w) - potential(mine, theirs, k.w))
+    """What ``cards`` are worth to the opponent who gains most by them, plus half what
+    they would have been worth to me."""
+    mine, theirs = k.mine, k.theirs
+    return _denied(k, cards) + 0.5 * (
+        potential(mine | cards, theirs, k.w) - potential(mine, theirs, k.w)
     )
 
 
 def _p_opp_has(k: Knowledge, month_unseen: int) -> float:
-    """The chance the opponent holds at least one of ``month_unseen`` unseen cards."""
+    """The chance an opponent holds at least one of ``month_unseen`` unseen cards."""
     total = k.unseen.bit_count()
     if not month_unseen or not total or not k.opp_hand:
         return 0.0
@@ -315,53 +352,64 @@ def _play_value(k: Knowledge, card: int) -> float:
         v = -p_take * _their_gain(k, bit)
         if own:
             v += k.w.setup * (1.0 - p_take) * _gain(k, bit)
-        v += p_flip_m * (_gain(k, bit) + k.w.steal)
+        v += p_flip_m * (_gain(k, bit) + k.steal)
         return v
     if n == 1:
         got = bit | fm
         v = _gain(k, got)
         if not rest_floor:
-            v += k.w.steal * (1 - p_flip_m)  # 싹쓸이 unless the flip spoils it
+            v += k.steal * (1 - p_flip_m)  # 싹쓸이 unless the flip spoils it
         # 뻑: the pair is lost and a stack is left to take.
         v -= p_flip_m * (v + 0.5 * _their_gain(k, got) + k.w.ppeok)
         return v
     if n == 2:
         got = bit | _best_option(k, fm)
         v = _gain(k, got)
-        v += p_flip_m * (_gain(k, fm | bit) - v + k.w.steal)  # 따닥
+        v += p_flip_m * (_gain(k, fm | bit) - v + k.steal)  # 따닥
         return v
     got = bit | fm
     v = _gain(k, got)
     if m in k.stack_maker:
-        v += k.w.steal * (2 if k.stack_maker[m] == k.me and k.rules.jabbeok else 1)
+        v += k.steal * (2 if k.stack_maker[m] == k.me and k.rules.jabbeok else 1)
     if not rest_floor:
-        v += k.w.steal
+        v += k.steal
     return v
 
 
 def _go_decision(k: Knowledge) -> int:
-    """고 or 스톱: go only when the opponent is far from 7, cards remain, and stopping is small."""
-    me, o = k.me, k.opp
-    if k.go[o]:
-        return A.STOP  # they called 고: stopping now makes them pay 고박
+    """고 or 스톱: go only when the opponents are far from the stop score, cards remain,
+    and stopping is small.
+
+    The danger is every opponent's progress and score together, read against the stop
+    score (맞고's 7; 고스톱's 3 is nearer, so the same progress weighs more): with two
+    opponents a 고 that fails pays both shares (독박), and either of them may get there.
+    """
+    me = k.me
+    for o in k.opps:
+        if k.go[o]:
+            return A.STOP  # they called 고: stopping now makes them pay 고박 (or 독박)
     my_cards = k.hand.bit_count()
     if my_cards <= 1:
         return A.STOP
-    stop_pts = settle(
-        k.mine,
-        k.theirs,
-        go=k.go[me],
-        loser_went_go=False,
-        shakes=k.shakes[me],
-        carry=k.carry,
-        rules=k.rules,
-    ).points
-    threat = potential(k.theirs, k.mine, k.w)
-    opp_score = k.scores[o]
+    stop_pts = 0
+    for pile in k.piles:
+        stop_pts += settle(
+            k.mine,
+            pile,
+            go=k.go[me],
+            loser_went_go=False,
+            shakes=k.shakes[me],
+            carry=k.carry,
+            rules=k.rules,
+        ).points
     if stop_pts >= 14 and k.go[me] >= 1:
         return A.STOP
-    # Rough danger: the opponent's progress plus what the floor offers them.
-    danger = threat + 0.4 * opp_score
+    # Rough danger: each opponent's progress plus what the floor offers them.
+    danger = 0.0
+    for o, pile in zip(k.opps, k.piles, strict=True):
+        threat = potential(pile, k.mine | (k.theirs ^ pile), k.w)
+        danger += threat + 0.4 * k.scores[o]
+    danger *= _MATGO_STOP / k.rules.stop_points
     allowance = 1.2 * my_cards - 1.0 - 1.5 * k.go[me]
     return A.GO if danger < allowance else A.STOP
 
@@ -390,7 +438,7 @@ def choose(k: Knowledge, legal: list[int]) -> int:
                 v = pv + k.w.shake
             elif a < A.FLIP:
                 mm = MONTH_MASK[a - A.BOMB + 1]
-                v = _gain(k, mm) + k.w.steal + k.w.bomb
+                v = _gain(k, mm) + k.steal + k.w.bomb
             else:
                 v = k.w.token_flip
             if v > best_v:

@@ -1,23 +1,26 @@
-"""The search Matgo bot (level ``hard``): information-set Monte-Carlo over sampled worlds.
+"""The search bot of the Go-Stop family (맞고 and 고스톱; level ``hard``):
+information-set Monte-Carlo over sampled worlds.
 
-For each decision the bot deals the cards it cannot see (the opponent's hidden hand and
-the draw pile) at random, consistently with its view (:meth:`MatgoState.from_view`; nothing is
-peeked), tries every candidate action in that world and plays on with a cheap rollout
-policy, both seats alike, for a short horizon (three plays by default), then values the
-result: payments made since the decision (a game that ended: the real outcome), plus
-the difference of both captured piles' potentials and of what each hand can pair with
-on the floor. The same sampled world and the same flips serve every candidate (common
-random numbers), so the comparison between actions is sharp even with few samples. The
-action with the best mean value is chosen; the greedy valuation's own choice wins ties.
-Sampling stops at the budget's time limit or iteration cap, whichever comes first.
+For each decision the bot deals the cards it cannot see (every opponent's hidden hand —
+at a table of three, two hands — and the draw pile) at random, consistently with its
+view (:meth:`MatgoState.from_view`; nothing is peeked), tries every candidate action in
+that world and plays on with a cheap rollout policy, every seat alike, for a short
+horizon (three plays by default), then values the result: payments made since the
+decision (a game that ended: the real outcome), plus the seat's captured pile's
+potential against each opponent's (a win is paid by every opponent) and the same of
+what each hand can pair with on the floor. The same sampled world and the same flips
+serve every candidate (common random numbers), so the comparison between actions is
+sharp even with few samples. The action with the best mean value is chosen; the greedy
+valuation's own choice wins ties. Sampling stops at the budget's time limit or
+iteration cap, whichever comes first.
 
 고/스톱 is decided by expected payment (:meth:`SearchBot.go_or_stop`): 스톱 pays the
 settlement of the piles on the table, exactly; 고 pays, on average over the sampled
 worlds, whatever the playout to the end of the game brings — the 고 bonus and the
 doubling from the third 고, 흔들기, 피박, 광박 and 멍따 as they come, and the 고박 paid
-when the opponent reaches 7 first. The bot says 고 when that mean is higher, unless the
-opponent wins in more than 5% of the worlds (``go_risk``): a win in hand is not traded
-for points at that risk.
+when an opponent reaches the stop score first (고스톱's 독박: every share). The bot
+says 고 when that mean is higher, unless an opponent wins in more than 5% of the worlds
+(``go_risk``): a win in hand is not traded for points at that risk.
 
 >>> import random
 >>> from madang.matgo.engine import new_game
@@ -103,8 +106,9 @@ def _most_valuable(options: int) -> int:
 
 
 def _quick_go(go_me: int, go_opp: int, hand_size: int, opp_score: int) -> int:
-    """The cheap 고/스톱 rule: 스톱 after the opponent's 고 or one's own second; 고 with
-    four or more cards in hand while the opponent has two points or fewer."""
+    """The cheap 고/스톱 rule: 스톱 after an opponent's 고 or one's own second; 고 with
+    four or more cards in hand while every opponent has two points or fewer
+    (``go_opp``, ``opp_score``: the most of any opponent)."""
     if go_opp or go_me >= 2:
         return A.STOP
     if hand_size >= 4 and opp_score <= 2:
@@ -124,8 +128,14 @@ def rollout_action(s: MatgoState) -> int:
         return _most_valuable(s.turn.options)
     if phase is Phase.GO_STOP:
         p = s.current
-        o = 1 - p
-        return _quick_go(s.go_count[p], s.go_count[o], s.hands[p].bit_count(), s.score(o))
+        go, score = s.go_count, s.score
+        others = s.after[p]
+        return _quick_go(
+            go[p],
+            max(go[o] for o in others),
+            s.hands[p].bit_count(),
+            max(score(o) for o in others),
+        )
     return s.default_action()
 
 
@@ -150,13 +160,18 @@ class CaptureBot:
         if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
             return _most_valuable(k.options)
         if phase is Phase.GO_STOP:
-            me, o = k.me, k.opp
-            return _quick_go(k.go[me], k.go[o], k.hand.bit_count(), k.scores[o])
+            go, scores = k.go, k.scores
+            return _quick_go(
+                go[k.me],
+                max(go[o] for o in k.opps),
+                k.hand.bit_count(),
+                max(scores[o] for o in k.opps),
+            )
         return choose(k, legal)
 
 
 def playout(s: MatgoState, horizon: int = 1 << 30) -> None:
-    """Play ``s`` with :func:`rollout_action` (both seats) to the end or for ``horizon`` plays."""
+    """Play ``s`` with :func:`rollout_action` (every seat) to the end or for ``horizon`` plays."""
     step = s.step
     plays = 0
     while s.phase is not Phase.OVER:
@@ -168,17 +183,17 @@ def playout(s: MatgoState, horizon: int = 1 << 30) -> None:
 
 
 def playout_vs_greedy(s: MatgoState, me: int, horizon: int, replies: int) -> None:
-    """Like :func:`playout`, but the opponent's first ``replies`` plays are the greedy
+    """Like :func:`playout`, but the opponents' first ``replies`` plays are the greedy
     bot's own choice (its valuation of what it would know in ``s``): the opponent model."""
     step = s.step
     plays = 0
-    o = 1 - me
     while s.phase is not Phase.OVER:
         if s.phase is Phase.PLAY:
             if plays >= horizon:
                 return
             plays += 1
-            if replies and s.current == o:
+            o = s.current
+            if replies and o != me:
                 replies -= 1
                 legal = s.legal_actions()
                 if len(legal) > 1:
@@ -191,15 +206,30 @@ def leaf_value(
     s: MatgoState, seat: int, start: int, w: Weights = HARD_WEIGHTS, reach: float = 0.3
 ) -> float:
     """A playout's value for ``seat``: the payments since ``start``; for a game still
-    running, plus the difference of both captured piles' potentials and, weighted by
-    ``reach``, of the floor cards each hand can pair with."""
+    running, plus, against each opponent, the difference of the two captured piles'
+    potentials and, weighted by ``reach``, of the floor cards the two hands can pair with
+    (a win is paid by every opponent, and any of them may win). A pile's potential
+    counts the sets the other players' piles have not broken."""
     v = float(net_points(s, seat, start))
     if s.phase is not Phase.OVER:
-        o = 1 - seat
-        mine, theirs = s.captured[seat], s.captured[o]
-        v += potential(mine, theirs, w) - potential(theirs, mine, w)
+        captured, hands, floor = s.captured, s.hands, s.floor
+        mine = captured[seat]
+        others = s.after[seat]
+        theirs = 0
+        for o in others:
+            theirs |= captured[o]
+        mine_v = potential(mine, theirs, w)
+        diff = 0.0
+        for o in others:
+            pile = captured[o]
+            diff += mine_v - potential(pile, mine | (theirs ^ pile), w)
+        v += diff
         if reach:
-            v += reach * (hand_reach(s.hands[seat], s.floor) - hand_reach(s.hands[o], s.floor))
+            my_reach = hand_reach(hands[seat], floor)
+            r = 0.0
+            for o in others:
+                r += my_reach - hand_reach(hands[o], floor)
+            v += reach * r
     return v
 
 

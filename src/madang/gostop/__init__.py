@@ -5,8 +5,9 @@ count and the stop score are rules values, ``gostop.md`` §12); this package hol
 rules options of ``gostop.md`` §10 and their presets, and the records of §11
 (:mod:`madang.gostop.record`). The session on the game
 contract is :mod:`madang.gostop.game` (a built-in game of the registry) and
-the ``madang gostop`` commands :mod:`madang.gostop.cli`; the engine plays four seats
-with 광팔기 (``players: 4``) and 쇼당 (``shodang``) too.
+the ``madang gostop`` commands :mod:`madang.gostop.cli`; its RL encoding is
+:mod:`madang.gostop.encode` and its bots :mod:`madang.bots.gostop_bots`. The engine
+plays four seats with 광팔기 (``players: 4``) and 쇼당 (``shodang``) too.
 
 >>> from madang.matgo.engine import new_game
 >>> game = new_game(GostopRules(), seed=1)

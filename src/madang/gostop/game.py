@@ -16,6 +16,8 @@ Deals from a fairness key (``redeal``) are :mod:`madang.gostop.fair`'s.
 A built-in game (:mod:`madang.core.registry`): the server seats three at a table and the
 browser plays it on Matgo's board for N seats (``docs/client.md``). Each won game is
 rated by placement (:meth:`GostopSession.placement_scores`).
+Its bots (:mod:`madang.bots.gostop_bots`), terminal play (:mod:`madang.play.gostop_tui`)
+and RL encoding (:mod:`madang.gostop.encode`) are named here.
 
 >>> s = session("default", 1)
 >>> s.seats, len(s.view(0)["hand"]), "hand" in s.view(None), s.view(0)["hand_counts"]
@@ -319,4 +321,7 @@ SPEC = GameSpec(
     deal=deal,
     fair_deal=fair_deal,
     max_points=max_points,
+    bots="madang.bots.gostop_bots",
+    terminal="madang.play.gostop_tui:GostopTerminal",
+    encoding="madang.gostop.encode:GostopEncoding",
 )

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from madang.i18n import t
+from madang.i18n import MissingMessage, t
 from madang.matgo.cards import (
     ANIMAL_MASK,
     CHEONGDAN_MASK,
@@ -42,6 +42,18 @@ _RIBBON = {
 WARNING_LABELS = {
     k: t(f"matgo.warn.{k}") for k in ("pibak", "gwangbak", "meongtta", "meongbak", "gobak")
 }
+
+
+def _warning_label(key: str, default: str) -> str:
+    """The catalogue's label of a warning, or ``default`` where it has none yet."""
+    try:
+        return t(f"matgo.warn.{key}")
+    except MissingMessage:
+        return default
+
+
+#: 고스톱's 독박 (a 고 caller pays every share) in place of 고박 (``view.help_of``).
+WARNING_LABELS["dokbak"] = _warning_label("dokbak", "독박 위험")
 
 
 def card_label(code: str) -> str:
@@ -101,7 +113,7 @@ def dan_progress(codes: Sequence[str]) -> str:
 def _pile_lines(v: dict[str, Any], p: int, last: set[str]) -> list[str]:
     """The four piles of seat ``p``, 국진 where it counts for its holder (D7)."""
     codes = v["captured"][p]
-    as_pi = (v.get("gukjin_as") or [None, None])[p] == "pi"
+    as_pi = (v.get("gukjin_as") or [None] * len(v["captured"]))[p] == "pi"
     piles = pile_by_kind(codes)
     if as_pi and "09a" in piles["열끗"]:
         piles["열끗"].remove("09a")
@@ -147,8 +159,9 @@ def multiplier_name(m: dict[str, Any]) -> str:
     return t(f"matgo.mult.{name}")
 
 
-def mission_line(v: dict[str, Any], names: tuple[str, str]) -> str | None:
-    """미션: its cards, multiplier and how many of them each seat holds."""
+def mission_line(v: dict[str, Any], names: Sequence[str]) -> str | None:
+    """미션: its cards, multiplier and how many of them each seat holds (``names`` in the
+    order of :func:`_seats`: the viewer first)."""
     info = v.get("mission_info")
     if not info:
         return None
@@ -164,19 +177,23 @@ def mission_line(v: dict[str, Any], names: tuple[str, str]) -> str | None:
     return f"   [bold yellow]{head}[/]: {cards_markup(info['cards'])}  ({', '.join(held)})"
 
 
-def _seats(v: dict[str, Any]) -> tuple[int, int]:
+def _seats(v: dict[str, Any]) -> tuple[int, ...]:
+    """The viewer's seat (0 for a spectator), then the others in turn order after it."""
     me = v["seat"] if v["seat"] is not None else 0
-    return me, 1 - me
+    n = len(v["hand_counts"])
+    return tuple((me + i) % n for i in range(n))
 
 
-def table_lines(v: dict[str, Any], names: tuple[str, str] = ("나", "상대")) -> list[str]:
+def table_lines(v: dict[str, Any], names: Sequence[str] = ("나", "상대")) -> list[str]:
     """The table as Rich-markup lines, seen from ``v["seat"]`` (0 if a spectator), with
-    the help a person reads (:func:`madang.matgo.view.annotate`, added if ``v`` has none)."""
+    the help a person reads (:func:`madang.matgo.view.annotate`, added if ``v`` has none).
+    ``names``: the viewer's, then each other seat's in turn order after it; the other
+    seats are drawn above the floor, the one playing last at the top."""
     from madang.matgo.view import HELP_KEYS, annotate
 
     if HELP_KEYS[0] not in v:
         v = annotate(dict(v))
-    me, opp = _seats(v)
+    me, *others = _seats(v)
     lines = []
     last = {c for c in v.get("last_played", []) if c}
 
@@ -198,8 +215,9 @@ def table_lines(v: dict[str, Any], names: tuple[str, str] = ("나", "상대")) -
         if v["revealed"][p]:
             lines.append(f"   보인 패: {cards_markup(v['revealed'][p])}")
 
-    player_block(opp, names[1])
-    lines.append("")
+    for i in range(len(others), 0, -1):
+        player_block(others[i - 1], names[i])
+        lines.append("")
     floor = []
     for group in v["floor"]:
         s = " ".join(
@@ -213,7 +231,7 @@ def table_lines(v: dict[str, Any], names: tuple[str, str] = ("나", "상대")) -
     lines.append("   " + ("   ".join(floor) or "(비어 있음)"))
     if v["turn"]["flipped"]:
         lines.append(f"   뒤집은 패: {card_markup(v['turn']['flipped'])}")
-    ml = mission_line(v, (names[0], names[1]))
+    ml = mission_line(v, names)
     if ml:
         lines.append(ml)
     if v["carry"] > 1:
@@ -225,12 +243,12 @@ def table_lines(v: dict[str, Any], names: tuple[str, str] = ("나", "상대")) -
     return lines
 
 
-def narrate(event: dict[str, Any], names: tuple[str, str] = ("P0", "P1")) -> str | None:
+def narrate(event: dict[str, Any], names: Sequence[str] = ("P0", "P1")) -> str | None:
     """One line for an event dict, from the catalogue (``None`` for events not worth a
     line: the deal, and the capture that the play and flip lines already tell)."""
     ty = event["type"]
     seat = event.get("seat")
-    who = names[seat] if seat in (0, 1) else ""
+    who = names[seat] if seat is not None and 0 <= seat < len(names) else ""
     card = card_label(event["card"]) if "card" in event else ""
     if ty in ("deal", "capture"):
         return None
@@ -275,12 +293,12 @@ _CAPTIONS = frozenset(
 )
 
 
-def caption(event: dict[str, Any], names: tuple[str, str] = ("P0", "P1")) -> str | None:
+def caption(event: dict[str, Any], names: Sequence[str] = ("P0", "P1")) -> str | None:
     """The big caption an event deserves (뻑!, 쪽!, 따닥!, 싹쓸이!, 흔들기!, 폭탄!, 총통!,
     N고!, 스톱!), with who made it; ``None`` for the others."""
     ty = event["type"]
     seat = event.get("seat")
-    who = names[seat] if seat in (0, 1) else ""
+    who = names[seat] if seat is not None and 0 <= seat < len(names) else ""
     if ty == "go":
         return f"{t('matgo.cap.go', n=event['count'])} — {who}"
     if ty in _CAPTIONS:

@@ -35,11 +35,21 @@ NAMES = ("나", "컴퓨터")
 
 
 class MatgoTerminal(TerminalSession):
-    """One session of games against a bot, drawn on a Rich console."""
+    """One session of games against a bot, drawn on a Rich console. The person plays
+    seat 0 (:data:`HUMAN`) and a bot every other seat (:attr:`bots`); a game of the
+    family with more seats subclasses it (:mod:`madang.play.gostop_tui`)."""
+
+    title = "맞고"
+    names: tuple[str, ...] = NAMES
+    """Per seat, how the table names it (the person's seat first)."""
 
     def start(self, level: str, rules: MatgoRules | None, seed: int | None) -> None:
-        self.bot = make_bot("matgo", level)
+        self.bots = {BOT: make_bot("matgo", level)}
         self.match = MatgoMatch(rules, seed=seed)
+
+    def balance(self) -> int:
+        """The person's points over the games played so far."""
+        return self.match.balances[HUMAN]
 
     # ------------------------------------------------------------------ drawing
 
@@ -47,8 +57,8 @@ class MatgoTerminal(TerminalSession):
         v = view(state, HUMAN)
         c = self.console
         c.clear()
-        c.rule(f"맞고 — 판 {self.match.games_played + 1}  잔고 {self.match.balances[HUMAN]:+d}")
-        for line in table_lines(v, NAMES):
+        c.rule(f"{self.title} — 판 {self.match.games_played + 1}  잔고 {self.balance():+d}")
+        for line in table_lines(v, self.names):
             c.print(line)
         hand = v["hand"]
         if hand:
@@ -67,10 +77,10 @@ class MatgoTerminal(TerminalSession):
     def narrate(self, events: list[Any]) -> None:
         for ev in events:
             seen = redact(ev, HUMAN)
-            big = caption(seen, NAMES)
+            big = caption(seen, self.names)
             if big:  # what just happened, large: 뻑!, 쪽!, 3고! …
                 self.log.append(f"[bold reverse] {big} [/]")
-            line = narrate(seen, NAMES)
+            line = narrate(seen, self.names)
             if line:
                 self.log.append(line)
 
@@ -126,7 +136,7 @@ class MatgoTerminal(TerminalSession):
             pick = self.choose_two(state, "어느 패를 먹을까요?", card_label(a), card_label(b))
         elif phase is Phase.GO_STOP:
             score = state.score(HUMAN)
-            stop = view(state, HUMAN)["stop_now"]["points"]
+            stop = self.stop_pays(state)
             go = state.go_count[HUMAN] + 1
             nxt = (
                 t("matgo.go_next_x", n=go, factor=2 ** (go - 2))
@@ -137,24 +147,32 @@ class MatgoTerminal(TerminalSession):
             pick = self.choose_two(state, question, "고", "스톱")
         elif phase is Phase.GUKJIN:
             pick = self.choose_two(state, "국진을 어떻게 셀까요?", "열끗", "쌍피")
-        else:
+        elif phase is Phase.CHONGTONG:
             pick = self.choose_two(state, "총통!", "스톱 (10점)", "계속")
+        else:  # a question of another game of the family: its moves in the notation
+            pick = self.choose(state, f"{phase.name.lower()}?", [A.action_str(a) for a in legal])
         return legal[pick]
+
+    def stop_pays(self, state: MatgoState) -> int:
+        """What 스톱 pays the person now (the view's ``stop_now``)."""
+        points: int = view(state, HUMAN)["stop_now"]["points"]
+        return points
 
     # ------------------------------------------------------------------ loop
 
     def play_one(self) -> None:
         state = self.match.game
         self.log = []
-        if self.match.games_played == 0 and self.match.first_draws:
+        if self.match.games_played == 0:
             self.log.extend(self.first_dealer_lines())
         self.narrate(state.events)
         while not state.over:
-            if state.current == HUMAN:
+            seat = state.current
+            if seat == HUMAN:
                 action = self.human_turn(state)
             else:
-                action = self.bot.act(
-                    view(state, BOT), list(state.legal_actions()), self.rng, self.budget
+                action = self.bots[seat].act(
+                    view(state, seat), list(state.legal_actions()), self.rng, self.budget
                 )
             self.narrate(state.step(action))
         self.settlement(state)
@@ -164,9 +182,11 @@ class MatgoTerminal(TerminalSession):
         from madang.matgo.cards import MONTH
         from madang.matgo.rules import FirstDealer
 
+        draws = self.match.first_draws
+        if not draws:
+            return []
         rule = self.match.rules.first_dealer is FirstDealer.NIGHT_LOW
         out = [t("matgo.first_rule_low" if rule else "matgo.first_rule_high")]
-        draws = self.match.first_draws
         for i, (a, b) in enumerate(draws):
             key = "matgo.first_dealer" if i == len(draws) - 1 else "matgo.first_dealer_tie"
             out.append(
@@ -189,9 +209,15 @@ class MatgoTerminal(TerminalSession):
         if state.winner is None:
             c.print(reason)
         else:
-            c.print(f"[b]{NAMES[state.winner]} 승리[/] ({reason})")
-        sheet = state.sheet
-        if sheet is not None:
+            c.print(f"[b]{self.names[state.winner]} 승리[/] ({reason})")
+        # a 스톱 win at a table of three settles a sheet per loser (each its own 박)
+        sheets = state.sheets if len(state.sheets) > 1 else (state.sheet,)
+        for i, sheet in enumerate(sheets):
+            if sheet is None:
+                continue
+            if len(sheets) > 1 and state.winner is not None:
+                loser = state.after[state.winner][i]
+                c.print(f"  [b]{self.names[loser]}[/]")
             for item in sheet.items:
                 c.print(f"   {t(f'matgo.jokbo.{item.name}')}: {item.points}점")
             c.print(f"   {t('matgo.sheet.jokbo')} {sheet.jokbo}점")
@@ -203,11 +229,11 @@ class MatgoTerminal(TerminalSession):
                 c.print(f"   {name} x{m.factor}")
             c.print(f"   [b]{t('matgo.sheet.total')} {sheet.points}점[/]")
         for frm, to, points, why in state.payments:
-            c.print(f"   {NAMES[frm]} → {NAMES[to]}: {points}점 ({t(f'pay.{why}')})")
+            c.print(f"   {self.names[frm]} → {self.names[to]}: {points}점 ({t(f'pay.{why}')})")
 
     def advance(self) -> bool:
         self.match.next_game()
         return True
 
     def totals_line(self) -> str:
-        return f"잔고: {self.match.balances[HUMAN]:+d}점"
+        return f"잔고: {self.balance():+d}점"

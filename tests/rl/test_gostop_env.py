@@ -1,0 +1,149 @@
+"""고스톱 as a PettingZoo AEC environment: three agents, masks the legal moves, an
+observation of each seat's view only, rewards the payments; Matgo's encoding unchanged."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from madang.core.errors import IllegalActionError, RuleConfigError
+from madang.core.registry import BUILTIN_SPECS, register_spec, unregister_spec
+from madang.gostop.encode import GostopEncoding, planes, scalars
+from madang.gostop.game import SPEC, deal
+from madang.gostop.rules import PRESETS
+from madang.matgo.cards import NUM_CARDS
+from madang.matgo.engine import Phase
+from madang.rl import gostop_v0
+
+
+@pytest.fixture(autouse=True)
+def _gostop_registered() -> Iterator[None]:
+    """고스톱 registered for these tests (and forgotten after, unless it is built in)."""
+    register_spec(SPEC)
+    yield
+    if "gostop" not in BUILTIN_SPECS:
+        unregister_spec("gostop")
+
+
+def test_pettingzoo_api() -> None:
+    env = gostop_v0.env()
+    api_test(env, num_cycles=300)
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+
+
+def test_pettingzoo_seed() -> None:
+    seed_test(gostop_v0.env, num_cycles=200)
+
+
+#: The presets of a table of three (the environment's three agents).
+THREE = [name for name in sorted(PRESETS) if PRESETS[name].players == 3]
+
+
+@pytest.mark.parametrize("preset", THREE)
+def test_masks_observations_and_rewards_follow_the_game(preset: str) -> None:
+    """Beside the contract's session of the same deal: at every step each agent's mask
+    is its legal moves (empty for a seat not asked), its observation the encoding of its
+    view, and the rewards add up to the payments."""
+    raw = gostop_v0.raw_env(preset)
+    enc = raw.encoding
+    rng = random.Random(3)
+    for seed in range(4):
+        raw.reset(seed=seed)
+        session = raw.session
+        assert session is not None
+        returns = [0.0] * 3
+        while True:
+            for i, agent in enumerate(raw.possible_agents):
+                obs = raw.observe(agent)
+                legal = sorted(session.legal(i))
+                assert np.flatnonzero(obs["action_mask"]).tolist() == legal
+                assert bool(legal) == (i in session.pending())
+                assert np.array_equal(obs["observation"], enc.observe(session.view(i)))
+                returns[i] += raw.rewards[agent]
+            if all(raw.terminations.values()):
+                break
+            agent = raw.agent_selection
+            raw.step(int(rng.choice(np.flatnonzero(raw.observe(agent)["action_mask"]))))
+        net = [0] * 3
+        for frm, to, points, _ in session.payments():
+            net[frm] -= points
+            net[to] += points
+        assert returns == net and sum(net) == 0
+
+
+def test_an_observation_shows_nothing_hidden() -> None:
+    """Worlds that differ only in what a seat cannot see (both other hands, the pile)
+    give that seat the same observation."""
+    enc = GostopEncoding(PRESETS["default"])
+    rng = random.Random(1)
+    differs = 0
+    for seed in range(6):
+        s = deal(PRESETS["default"], seed)
+        for _ in range(3 * seed):
+            if s.over:
+                break
+            seat = s.pending()[0]
+            s.step(seat, rng.choice(s.legal(seat)))
+        for seat in range(3):
+            other = s.resampled(seat, random.Random(seed))
+            differs += other.match.game.hands != s.match.game.hands
+            assert np.array_equal(enc.observe(s.view(seat)), enc.observe(other.view(seat)))
+    assert differs > 10  # the hidden hands were dealt again
+
+
+def test_the_layout_names_every_number() -> None:
+    enc = GostopEncoding(PRESETS["default"])
+    assert enc.planes == planes(3) and enc.scalars == scalars(3)
+    assert enc.obs_size == len(planes(3)) * NUM_CARDS + len(scalars(3))
+    assert len(set(enc.planes)) == len(enc.planes) and len(set(enc.scalars)) == len(enc.scalars)
+    assert {"captured_o1", "captured_o2", "revealed_o2"} <= set(enc.planes)
+    assert "score_o2" in enc.scalars and "revealed_mine" not in enc.planes
+    with pytest.raises(RuleConfigError, match="no fast engine path"):
+        enc.fast()
+
+
+def test_stop_points_are_what_stop_pays_every_loser_together() -> None:
+    enc = GostopEncoding(PRESETS["default"])
+    asked = 0
+    for seed in range(80):
+        s = deal(PRESETS["default"], seed)
+        g = s.match.game
+        while not s.over:
+            seat = s.pending()[0]
+            if g.phase is Phase.GO_STOP:
+                obs = enc.observe(s.view(seat))
+                assert enc.scalar(obs, "stop_points") == g.stop_points(seat) > 0
+                asked += 1
+            legal = s.legal(seat)
+            s.step(seat, legal[0])
+        if asked >= 5:
+            return
+    pytest.fail("too few 고/스톱 questions")
+
+
+def test_an_illegal_action_raises_in_the_raw_env_and_ends_the_game_in_env() -> None:
+    raw = gostop_v0.raw_env()
+    raw.reset(seed=2)
+    mask = raw.observe(raw.agent_selection)["action_mask"]
+    with pytest.raises(IllegalActionError):
+        raw.step(int(np.flatnonzero(mask == 0)[0]))
+    env = gostop_v0.env()
+    env.reset(seed=2)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert env.rewards[agent] == -1 and all(env.terminations.values())
+
+
+def test_render_ansi_shows_three_seats() -> None:
+    raw = gostop_v0.raw_env(render_mode="ansi")
+    raw.reset(seed=5)
+    text = raw.render()
+    assert text is not None and "o1" in text and "o2" in text and "바닥" in text
