@@ -48,7 +48,8 @@ question for it): 고스톱's 쇼당 (``docs/server.md``)."""
 def table_refusal(game: str, rules: Any) -> str | None:
     """Why a table of ``game`` cannot play ``rules`` (a rules object), or None: another
     seat count than the table's, or an option of :data:`NOT_AT_TABLES`."""
-    values = rules.to_dict()
+    to_dict = getattr(rules, "to_dict", None)  # a game's rules need not be options
+    values: dict[str, Any] = to_dict() if callable(to_dict) else {}
     for name, value in NOT_AT_TABLES.get(game, {}).items():
         if values.get(name) == value:
             return f"{game}'s {name} is not played at tables yet"
