@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,7 @@ __all__ = [
 log = logging.getLogger("madang.server")
 
 
-def finished_records(eng: Engine, game: str, batch: int = 500) -> Iterator[Any]:
+def finished_records(eng: Engine, game: str, batch: int = 500) -> Generator[Any, None, None]:
     """The records of ``game``'s finished games, oldest first, read in batches (a
     database whose schema has no ``games`` table: StatsError)."""
     if not sa.inspect(eng).has_table("games"):
@@ -108,18 +108,23 @@ def database_report(
     other rules are counted as skipped); :class:`Stopped` as soon as ``stop`` is set."""
     rules = spec(game).rules(preset).to_dict()
     counts = stats.RecordCounts()
-    records = _unless(stop, finished_records(eng, game))
-    observed = stats.observations_of(game, records, rules, strict=False, counts=counts)
-    return stats.report(
-        game,
-        observed,
-        reference(game, simulate_games, seed, bot, preset, stop),
-        preset=preset,
-        simulated=simulate_games,
-        bot=bot,
-        seed=seed,
-        counts=counts,
-    )
+    records = finished_records(eng, game)
+    try:
+        observed = stats.observations_of(
+            game, _unless(stop, records), rules, strict=False, counts=counts
+        )
+        return stats.report(
+            game,
+            observed,
+            reference(game, simulate_games, seed, bot, preset, stop),
+            preset=preset,
+            simulated=simulate_games,
+            bot=bot,
+            seed=seed,
+            counts=counts,
+        )
+    finally:  # stopped or failed midway: the database connection goes back at once
+        records.close()
 
 
 def _log_failure(task: asyncio.Task[dict[str, Any]]) -> None:
