@@ -294,7 +294,7 @@ _MONTH_IDS: Final = range(len(MONTH_MASK))
 _MADE: Final = (-1).__ne__  # a stack maker's seat, not -1 (none)
 
 
-_SCORES: dict[int, int] = {}  # 족보 points by captured pile without 국진 (bounded)
+_SCORES: dict[int, int] = {}  # 족보 points by captured pile (with 국진: see _score; bounded)
 _SCORES_GET: Final = _SCORES.get
 
 
