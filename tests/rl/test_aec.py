@@ -342,3 +342,31 @@ def test_observations_are_fresh_arrays(game: str) -> None:
     for obs, copy in kept:  # nothing written to them since
         for key in obs:
             assert np.array_equal(obs[key], copy[key])
+
+
+@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+def test_last_and_agent_iter_as_pettingzoo_defines_them(game: str) -> None:
+    """The fast env's own ``last`` and ``agent_iter`` behave as :class:`AECEnv`'s:
+    ``last(observe=False)`` gives no observation, ``max_iter`` bounds the loop, and
+    ``last()`` before ``reset`` raises."""
+    from pettingzoo import AECEnv
+
+    env = MODULES[game].raw_env()
+    with pytest.raises(RuntimeError):
+        env.last()
+    env.reset(seed=0)
+    agent = env.agent_selection
+    got, want = env.last(observe=False), AECEnv.last(env, observe=False)
+    assert got == want and got[0] is None
+    obs = env.last()[0]
+    ref = AECEnv.last(env)[0]
+    assert np.array_equal(obs["observation"], ref["observation"])
+    assert np.array_equal(obs["action_mask"], ref["action_mask"])
+    assert list(env.agent_iter(max_iter=0)) == []
+    steps = 0
+    for a in env.agent_iter(max_iter=5):
+        assert a == env.agent_selection
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps == 5 and agent in env.possible_agents

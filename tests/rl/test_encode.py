@@ -223,3 +223,31 @@ def test_single_state_path_equals_the_batched_path(game: str) -> None:
     if game == "matgo":
         phase = importlib.import_module("madang.matgo.engine").Phase
         assert {phase.PLAY, phase.PICK_PLAY, phase.GO_STOP, phase.OVER} <= seen_phases
+
+
+def test_matgo_single_state_scores_of_one_pile_with_gukjin_in_every_mode() -> None:
+    """The single-state observation remembers scores by captured pile; one pile holding
+    국진 scores by its mode (not fixed, 열끗, 쌍피) and the rules' 국진 option, so the
+    same pile seen under each gives that mode's score, not the first one remembered."""
+    from madang.matgo.cards import GUKJIN_BIT, PI_MASK, SSANGPI_MASK
+    from madang.matgo.encode import MatgoEncoding, observe_one
+    from madang.matgo.engine import new_game
+    from madang.matgo.rules import Gukjin, MatgoRules
+
+    enc = MatgoEncoding()
+    # 국진 with 피 worth 8 without it: 쌍피 makes 10 (a 피 score), 열끗 scores nothing
+    pile = GUKJIN_BIT | SSANGPI_MASK & -SSANGPI_MASK
+    for c in range(48):
+        if PI_MASK >> c & 1 and bin(pile & PI_MASK).count("1") < 6:
+            pile |= 1 << c
+    scores = set()
+    for option in (Gukjin.BEFORE_SCORE, Gukjin.ASK):
+        g = new_game(MatgoRules(gukjin=option), seed=1)
+        g.captured[0] = pile
+        for mode in (-1, 0, 1, -1):
+            g.gukjin_mode = mode
+            want = g.score(0)
+            scores.add(want)
+            assert enc.scalar(observe_one(g, 0), "score_mine") == want, (option, mode)
+            assert enc.scalar(observe_one(g, 1), "score_theirs") == want, (option, mode)
+    assert len(scores) > 1  # the modes score the pile differently

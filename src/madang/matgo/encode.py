@@ -294,20 +294,24 @@ _MONTH_IDS: Final = range(len(MONTH_MASK))
 _MADE: Final = (-1).__ne__  # a stack maker's seat, not -1 (none)
 
 
-_SCORES: dict[int, int] = {}  # 족보 points by captured pile without 국진 (bounded)
+_SCORES: dict[int, int] = {}  # 족보 points by captured pile (with 국진: see _score; bounded)
+_SCORES_GET: Final = _SCORES.get
 
 
 def _score(s: MatgoState, seat: int) -> int:
     """:meth:`MatgoState.score`, remembered by pile (a pile changes a few times a game,
-    and each observation scores both)."""
+    and each observation scores both). A pile with 국진 is scored by what
+    :meth:`MatgoState.score` reads besides it, the 국진 mode and whether the rules count
+    it as 열끗 until asked: remembered under a key above the cards' bits."""
     m = s.captured[seat]
+    key = m
     if m & GUKJIN_BIT:
-        return s.score(seat)
-    got = _SCORES.get(m)
+        key |= (s.gukjin_mode + 2) << 53 | (s.rules.gukjin is _BEFORE_SCORE) << 56
+    got = _SCORES.get(key)
     if got is None:
         if len(_SCORES) > 100_000:
             _SCORES.clear()
-        got = _SCORES[m] = jokbo_points(m)
+        got = _SCORES[key] = s.score(seat) if m & GUKJIN_BIT else jokbo_points(m)
     return got
 
 
@@ -362,6 +366,13 @@ def observe_one(s: MatgoState, seat: int) -> FloatArray:
     phase = s.phase
     current = s.current
     go, shakes, tokens, ppeok = s.go_count, s.shakes, s.tokens, s.ppeok_count
+    # both scores from _score's table where it has them (a pile with 국진: by _score)
+    score_mine = _SCORES_GET(mine_pile)
+    if score_mine is None:
+        score_mine = _score(s, seat)
+    score_theirs = _SCORES_GET(their_pile)
+    if score_theirs is None:
+        score_theirs = _score(s, theirs)
     out = _empty(OBS_SIZE, _F32)
     out[:_S] = _unpackbits(
         _frombuffer(bits.to_bytes(_PLANE_BYTES, "little"), _U8), bitorder="little"
@@ -374,8 +385,8 @@ def observe_one(s: MatgoState, seat: int) -> FloatArray:
             hand.bit_count(),
             hand_theirs.bit_count(),
             len(s.pile),
-            _score(s, seat),
-            _score(s, theirs),
+            score_mine,
+            score_theirs,
             go[seat],
             go[theirs],
             shakes[seat],

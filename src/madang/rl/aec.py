@@ -33,7 +33,7 @@ mahjong hand. Agents are ``player_0`` … (agent ``player_i`` plays seat ``i``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -233,8 +233,12 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.rules = self.spec.rules(self.preset, dict(rules or {}))  # bad options raise
         self.encoding: Encoding = load_encoding(game, self.rules)
         self.fast: FastGame = self.encoding.fast()
-        self._observe_one = self.fast.observe  # (bound once: called every step)
+        # the adapter's methods bound once (each is called every step)
+        self._observe_one = self.fast.observe
         self._legal_one = self.fast.legal_mask
+        self._step_one = self.fast.step
+        self._current = self.fast.current
+        self._payments = self.fast.payments
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
@@ -285,7 +289,7 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
 
     def _select(self) -> None:
         """Select the agent to answer now, or end the episode."""
-        seat = self.fast.current(self.state)
+        seat = self._current(self.state)
         if seat < 0:
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[0]
@@ -294,7 +298,7 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
 
     def _pay(self) -> bool:
         """Reward the payments made since the last step; whether there were any."""
-        pays = self.fast.payments(self.state)
+        pays = self._payments(self.state)
         if len(pays) == self._paid:
             return False
         agents = self.possible_agents
@@ -322,7 +326,7 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
         try:
-            self.fast.step(self.state, self._seat_of[agent], action)
+            self._step_one(self.state, self._seat_of[agent], action)
         except RulesError:
             if self.illegal_reward is None:
                 raise
@@ -350,6 +354,37 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         """The action ids ``agent`` may take now (empty if it is not asked)."""
         return np.flatnonzero(self.fast.legal_mask(self.state, self._seat_of[agent])).tolist()
 
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The agent to act, until the episode ends (PettingZoo's ``agent_iter``, as a
+        generator: the loop resumes it instead of calling an iterator's method)."""
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (computed now), cumulative reward, ends and
+        info: :meth:`AECEnv.last` without the call through :meth:`observe`."""
+        st = self.state
+        if st is None:
+            raise RuntimeError("reset() the environment before last()")
+        agent = self.agent_selection
+        obs: ObsDict | None = None
+        if observe:
+            seat = self._seat_of[agent]
+            obs = {
+                "observation": self._observe_one(st, seat),
+                "action_mask": self._legal_one(st, seat),
+            }
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def observe(self, agent: str) -> ObsDict:
         st = self.state
         if st is None:
@@ -363,7 +398,7 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        over = self.fast.current(self.state) < 0
+        over = self._current(self.state) < 0
         seat = 0 if over else self._seat_of[self.agent_selection]
         text: str = self.encoding.render(self._view(seat))
         return text
