@@ -377,7 +377,7 @@ def test_gostop_table_of_four_with_a_seller_by_clicking(server: str, browser: An
         page.wait_for_url("**/table/*")
         page.wait_for_selector(".board[data-version]")
         seen: dict[str, Any] = {"join": 0, "checked": False}
-        for _game in range(6):
+        for _game in range(8):
             play_four(page, seen)
             pays = payments_of(page)
             net = [0, 0, 0, 0]
@@ -390,22 +390,27 @@ def test_gostop_table_of_four_with_a_seller_by_clicking(server: str, browser: An
             sales = [p for p in pays if p["reason"] == "gwang_sale"]
             if "광 팜" in note.inner_text():
                 seller = int(note.get_attribute("data-seat") or "-1")
-                assert sales and {p["to"] for p in sales} == {seller}
+                assert {p["to"] for p in sales} <= {seller}  # none if it held no 광
                 lines = page.locator("[data-testid=payments] li[data-reason=gwang_sale]")
-                assert lines.count() == len(sales) and "광값" in lines.first.inner_text()
-                scan_korean(page, "gostop settlement of four")
-                shot(page, "gostop4_settlement_desktop")
-                phone_shot(page, "gostop4_settlement_phone")
-                break
-            assert sales == []  # 죽기: nothing for the one who sat out
+                assert lines.count() == len(sales)
+                # a sale paid, while the person played (a game it sat out has no board)
+                if sales and seen["checked"]:
+                    assert "광값" in lines.first.inner_text()
+                    scan_korean(page, "gostop settlement of four")
+                    shot(page, "gostop4_settlement_desktop")
+                    phone_shot(page, "gostop4_settlement_phone")
+                    break
+            else:
+                assert sales == []  # 죽기: nothing for the one who sat out
+            version = page.get_attribute(".board", "data-version")
             page.click("#btn-next")
+            # the next game's first update (a game the person sits out, played by the
+            # bots at once, is already over: its settlement is then up)
             page.wait_for_function(
-                "(n) => document.querySelector('.board')?.dataset.version !== n",
-                arg=page.get_attribute(".board", "data-version"),
+                "(n) => document.querySelector('.board')?.dataset.version !== n", arg=version
             )
-            page.wait_for_selector("[data-testid=settlement]", state="hidden")
         else:
-            raise AssertionError("no game of six had a seller")
+            raise AssertionError("no game of eight had a 광값 paid while the person played")
         assert seen["checked"], seen
         assert errors == []
     finally:
