@@ -430,3 +430,38 @@ def test_every_bot_level_answers_shodang_at_a_table(level: str) -> None:
             answered.append(seat)
         s.step(seat, move)
     assert answered == [(caller + 1) % 3, (caller + 2) % 3]
+
+
+def test_a_table_of_four_resumes_after_a_restart(make_client: Callable[..., TestClient]) -> None:
+    """A table of four (광팔기) is rebuilt after a restart with its four seats (a table's
+    seats are its rules', not the game's three) and plays on to the settlement."""
+    c = make_client()
+    register(c)
+    cookie = c.cookies.get("madang_session")
+    bots = [{"kind": "bot", "level": "easy"}] * 3
+    body = {**GOSTOP_VS_BOTS, "preset": "gwangpalgi", "seats": [{"kind": "human"}, *bots]}
+    body["rules"] = {"gwang_seller": "last"}  # the person (선 at seed 101) plays
+    tid = new_table(c, body)
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        assert snap["prompt"] and snap["prompt"]["seat"] == 0, snap["prompt"]
+        move = snap["prompt"]["legal"][0]
+        ws.send_text(json.dumps({"type": "act", "version": snap["version"], "action": move}))
+        before = recv_until(ws, "update")
+        while before["prompt"] is None or before["prompt"]["seat"] != 0:
+            before = recv_until(ws, "update")
+    c.__exit__(None, None, None)
+    c2 = make_client()
+    use_session(c2, cookie)
+    assert len(c2.get(f"/api/tables/{tid}").json()["table"]["seats"]) == 4
+    with c2.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        assert snap["status"] == "playing" and snap["game_no"] == before["game_no"]
+        assert snap["view"]["hand"] == before["view"]["hand"]
+        assert snap["view"]["sitting_out"] == before["view"]["sitting_out"] is not None
+        last = play_to_result(ws, 0, snap, random.Random(2), seats=4)
+    pays = last["result"]["payments"]
+    assert (
+        sum(p["amount"] * ((p["to"] == 0) - (p["from"] == 0)) for p in pays)
+        == (last["result"]["money"]["0"]["net"])
+    )
