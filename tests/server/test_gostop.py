@@ -275,7 +275,7 @@ def test_a_table_of_four_sells_gwang_and_rates_the_three_who_played(
     assert len(client.get(f"/api/tables/{tid}").json()["table"]["seats"]) == 4
     rng = random.Random(3)
     net = [0, 0, 0, 0]
-    sold = sat = 0
+    sold = sat = rated_games = 0
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         snap = hello(ws)
         for game_no in (1, 2, 3):
@@ -297,11 +297,27 @@ def test_a_table_of_four_sells_gwang_and_rates_the_three_who_played(
                 net[p["to"]] += p["amount"]
             rated = set(result["ratings"])
             assert rated == ({"0"} if sitter != 0 and result["winner"] is not None else set())
+            if rated:  # placed among the three who played, by the three-seat bases
+                three = [s for s in range(4) if s != sitter]
+                pts = [0, 0, 0, 0]
+                for p in pays:
+                    pts[p["from"]] -= p["points"]
+                    pts[p["to"]] += p["points"]
+                before = result["ratings"]["0"]["before"]
+                want = placement_deltas(
+                    [before if s == 0 else 1500.0 for s in three],
+                    [pts[s] for s in three],
+                    [rated_games if s == 0 else 0 for s in three],
+                )[three.index(0)]
+                moved = result["ratings"]["0"]["after"] - before
+                assert moved == pytest.approx(want, abs=0.11)
+                rated_games += 1
             ws.send_text(json.dumps({"type": "ready"}))  # the bots are ready at once
             snap = recv_until(ws, "update")
             while snap["game_no"] == game_no:
                 snap = recv_until(ws, "update")
     assert sum(net) == 0 and sold == (3 if seller == "last" else sold) and sat < 3
+    assert rated_games > 0  # (these deals: the person played and someone won)
     me = client.get("/api/me").json()
     assert me["balance"] == START + net[0]
     ledger = client.get("/api/ledger").json()["entries"]
