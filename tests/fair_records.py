@@ -28,11 +28,15 @@ def fair_record(
     games ``dealer``; a mahjong hand is dealt by ``dealer``."""
     g = spec(game)
     r = g.rules(g.presets()[0], rules or {})
+    bound = r.to_dict()
+    seats = bound.pop("players", g.seats)  # a 고스톱 record keeps its players beside its rules
+    if game != "gostop":
+        bound = r.to_dict()
     binding = Binding(
         game=game, table=table, game_no=game_no, ruleset=g.ruleset_version,
-        rules=rules_digest(r.to_dict()),
+        rules=rules_digest(bound),
     )  # fmt: skip
-    entropy = [""] * g.seats if entropy is None else entropy
+    entropy = [""] * seats if entropy is None else entropy
     key = deal_key(seed, binding, entropy)
     record = _play(game, r, key, game_no, dealer, moves)
     record["fairness"] = Fairness(
@@ -43,6 +47,16 @@ def fair_record(
 
 
 def _play(game: str, rules: Any, key: bytes, game_no: int, dealer: int, moves: int) -> Any:
+    if game == "gostop":  # as a table deals it: the session dealt again from the key
+        from madang.gostop.game import GostopMatch, GostopSession
+
+        session = GostopSession(GostopMatch(rules, seed=0, dealer=dealer))
+        session.redeal(key)
+        while moves and not session.over:
+            seat = session.pending()[0]
+            session.step(seat, session.default_move(seat))
+            moves -= 1
+        return session.record()
     if game == "matgo":
         from madang.matgo.fair import fair_first_dealer, fair_game
         from madang.matgo.record import export_record

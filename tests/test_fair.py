@@ -513,3 +513,21 @@ def test_verify_a_missing_file(
 ) -> None:
     rc, out, err = _cli(["verify", str(tmp_path / "none.json")], capsys, monkeypatch)
     assert "cannot read" in _one_error_line(rc, out, err)
+
+
+@pytest.mark.parametrize("players", [3, 4], ids=["three", "four-gwangpalgi"])
+def test_a_gostop_record_verifies_with_one_entropy_string_per_seat_it_names(players: int) -> None:
+    """고스톱's seats are its rules' (4 with 광팔기): the record's ``players`` is the count
+    of entropy strings, and its first 선 is drawn among them."""
+    for i in range(12):  # a first 선 drawn among three would miss seat 3 (and differ)
+        rec = fair_record("gostop", bytes([i]) + SEED[1:], rules={"players": players}, moves=-1)
+        assert rec["players"] == players and len(rec["fairness"]["entropy"]) == players
+        assert verify(rec).deal["deck"] == rec["deck"]
+    rec["fairness"]["entropy"] = [""] * (7 - players)
+    with pytest.raises(
+        FairnessError, match=rf"one string per seat \({players}\), not {7 - players}"
+    ):
+        verify(rec)
+    rec["players"] = "four"
+    with pytest.raises(FairnessError, match="players must be a count of seats"):
+        verify(rec)

@@ -294,3 +294,221 @@ def test_gostop_words_in_both_languages(server: str, browser: Any, lang: str) ->
             scan_korean(page, "gostop samples")
     finally:
         page.close()
+
+
+def play_four(page: Any, seen: dict[str, Any]) -> None:
+    """Play the person's seat at a table of four by clicking until the settlement: 참가
+    at the join/die question, a playable hand card, 스톱, else the first choice; once,
+    check the board laid out for four (the other three along the top, the sitter
+    badged with no hand) and take its screenshots."""
+    for turn in range(200):
+        st = wait_turn(page)
+        if st["over"]:
+            return
+        version, q = st["version"], st["question"]
+        if q == "join":
+            assert page.inner_text(".prompt .q") == "이번 판에 참가하시겠습니까? (죽기: 쉬기)"
+            labels = page.locator(".prompt button.choice").all_inner_texts()
+            assert [x.split("\n")[-1] for x in labels] == ["참가", "죽기 (이번 판 쉬기)"]
+            seen["join"] += 1
+            page.click(".prompt button[data-move='join']")
+        elif q == "play" and not st["sub"]:
+            playable = page.locator(".board > .hand .card.playable")
+            if playable.count():
+                playable.nth(turn % playable.count()).click()
+            else:
+                page.click(".prompt button[data-move='flip']")
+        elif q == "go_stop":
+            page.click(".prompt button[data-move='stop']")
+        else:  # a pick, a sub-choice, an answer to a 쇼당 (받기 comes first)
+            page.locator(".prompt button.choice").first.click()
+        lay = board_layout(page)
+        sitter = page.locator(".opponents .badge.sitter")
+        if not seen["checked"] and sitter.count():
+            assert [o["side"] for o in lay["opps"]] == ["left", "top", "right"], lay
+            assert [o["seat"] for o in lay["opps"]] == [3, 2, 1], lay
+            opp = page.locator(".opponents .opp", has=sitter)
+            assert opp.locator(".opp-hand .card").count() == 0  # the sitter holds no hand
+            assert sitter.inner_text() in ("광 팜", "쉼")
+            assert lay["faces"] == [], lay
+            scan_korean(page, "gostop table of four")
+            shot(page, "gostop4_table_desktop")
+            phone_shot(page, "gostop4_table_phone")
+            seen["checked"] = True
+        wait_change(page, version)
+    raise AssertionError("the game of four did not end within 200 decisions")
+
+
+def test_gostop_table_of_four_with_a_seller_by_clicking(server: str, browser: Any) -> None:
+    """광팔기 in the browser: the lobby's form shows four seat selectors for the 4-seat
+    preset (three for the default), the table lays the other three out along the top
+    with the sitter badged and handless, the person answers the join/die question with
+    its buttons, and games are played by clicking until one has a seller: its
+    settlement names the seller and lists the 광값 (``gwang_sale``) payments, which sum
+    to zero with the rest. Screenshots ``gostop4_*``, desktop and phone."""
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector("#btn-register")
+        page.fill("#login-name", "광팔기")
+        page.fill("#login-pass", "correct horse")
+        page.click("#btn-register")
+        page.wait_for_selector("#create-table")
+        page.select_option("#new-game", "gostop")
+        seats = page.locator(".seat-choices select")
+        assert seats.count() == 3
+        page.select_option("#new-preset", "gwangpalgi")
+        assert seats.count() == 4
+        page.select_option("#new-preset", "default")
+        assert seats.count() == 3
+        page.select_option("#new-preset", "gwangpalgi")  # the option itself counts too
+        page.click("#new-rules summary")
+        page.select_option("#new-rules select[data-option=players]", "3")
+        assert seats.count() == 3
+        page.select_option("#new-rules select[data-option=players]", "4")
+        assert seats.count() == 4
+        shot(page, "gostop4_lobby_desktop")
+        page.click("#btn-create")
+        page.wait_for_url("**/table/*")
+        page.wait_for_selector(".board[data-version]")
+        seen: dict[str, Any] = {"join": 0, "checked": False}
+        for _game in range(8):
+            play_four(page, seen)
+            pays = payments_of(page)
+            net = [0, 0, 0, 0]
+            for p in pays:
+                net[p["from"]] -= p["points"]
+                net[p["to"]] += p["points"]
+            assert sum(net) == 0
+            note = page.locator("[data-testid=settlement] .gostop-note.sitter")
+            assert note.count() == 1
+            sales = [p for p in pays if p["reason"] == "gwang_sale"]
+            if "광 팜" in note.inner_text():
+                seller = int(note.get_attribute("data-seat") or "-1")
+                assert {p["to"] for p in sales} <= {seller}  # none if it held no 광
+                lines = page.locator("[data-testid=payments] li[data-reason=gwang_sale]")
+                assert lines.count() == len(sales)
+                # a sale paid, while the person played (a game it sat out has no board)
+                if sales and seen["checked"]:
+                    assert "광값" in lines.first.inner_text()
+                    scan_korean(page, "gostop settlement of four")
+                    shot(page, "gostop4_settlement_desktop")
+                    phone_shot(page, "gostop4_settlement_phone")
+                    break
+            else:
+                assert sales == []  # 죽기: nothing for the one who sat out
+            version = page.get_attribute(".board", "data-version")
+            page.click("#btn-next")
+            # the next game's first update (a game the person sits out, played by the
+            # bots at once, is already over: its settlement is then up)
+            page.wait_for_function(
+                "(n) => document.querySelector('.board')?.dataset.version !== n", arg=version
+            )
+        else:
+            raise AssertionError("no game of eight had a 광값 paid while the person played")
+        assert seen["checked"], seen
+        assert errors == []
+    finally:
+        context.close()
+
+
+def question_samples() -> dict[str, Any]:
+    """Boards to render at the table's own questions, from sessions: the join/die
+    question of a table of four, a 쇼당 that can be called, the question to the next
+    seat, and the ends of a 쇼당 (both accept: 나가리; refused, the accepter won)."""
+    from tests.server.conftest import DEAL_SEED
+    from tests.server.test_gostop import shodang_game
+
+    from madang.core.registry import spec
+
+    def board(s: Any, seat: int) -> dict[str, Any]:
+        legal = [s.action_to_string(a) for a in s.legal(seat)]
+        return {
+            "view": s.annotate(s.view(seat), seat),
+            "prompt": {"seat": seat, "question": s.question(seat), "legal": legal},
+            "seat": seat,
+        }
+
+    out: dict[str, Any] = {}
+    s = spec("gostop").session("gwangpalgi", 5)
+    out["join"] = board(s, s.pending()[0])
+    for answers in (("shodang accept", "shodang accept"), ("shodang accept", "shodang refuse")):
+        moves, caller = shodang_game(answers)
+        s = spec("gostop").session("shodang", DEAL_SEED + 1)
+        for m in moves:
+            seat = s.pending()[0]
+            if m == "shodang" and "call" not in out:
+                out["call"] = board(s, seat)
+            s.step(seat, s.string_to_action(m))
+            if m == "shodang" and "answer" not in out:
+                out["answer"] = board(s, s.pending()[0])
+        end = board(s, caller)
+        end["result"] = {**s.outcome(), "payments": []}
+        out[answers[1]] = end
+    return out
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_gostop_join_and_shodang_buttons(server: str, browser: Any, lang: str) -> None:
+    """The board's buttons for the table's own questions, by the client's module: 참가 /
+    죽기 at the join question, a 쇼당 button beside the hand when it can be called, 받기 /
+    거절 to the seat asked (the caller's hand shown face up, the caller badged), and the
+    settlement's note of a 쇼당 (나가리, or who refused); each button sends its move, and
+    no key is missing in either language."""
+    samples = question_samples()
+    page = browser.new_page(viewport=DESKTOP)
+    try:
+        page.goto(server + "/login")
+        page.wait_for_selector("#btn-register")
+        page.evaluate("(l) => localStorage.setItem('madang:lang', l)", lang)
+        page.reload()
+        page.wait_for_selector("#btn-register")
+        got = page.evaluate(
+            """async (text) => {
+              const S = JSON.parse(text);
+              const { GAMES } = await import('/static/js/games.js');
+              const mod = GAMES.gostop;
+              const name = (s) => ['민수', '지우', '서윤', '하준'][s];
+              const app = document.getElementById('app');
+              const out = {};
+              for (const key of ['join', 'call', 'answer']) {
+                app.replaceChildren();
+                const acted = [];
+                const b = mod.createBoard(app, { act: (m) => acted.push(m), name,
+                                                 timer: () => null });
+                b.render({ ...S[key], seats: [], version: 1, events: [] });
+                const buttons = [...app.querySelectorAll('.prompt button.choice')];
+                for (const btn of buttons) if (btn.dataset.move) btn.click();
+                out[key] = { acted, q: app.querySelector('.prompt .q').textContent,
+                  badges: [...app.querySelectorAll('.badge.shodang')].map(
+                    (e) => e.closest('[data-seat]').dataset.seat),
+                  shown: app.querySelectorAll('.opp-hand .card.revealed').length };
+              }
+              out.notes = ['shodang accept', 'shodang refuse'].map((k) =>
+                mod.settlement(S[k].view, S[k].result, name).querySelector('.gostop-note.shodang')
+                  ?.textContent);
+              out.missing = [...window.__madangMissing];
+              return out;
+            }""",
+            __import__("json").dumps(samples),
+        )
+        assert got["missing"] == [], got
+        assert got["join"]["acted"] == ["join", "die"]
+        assert [m for m in got["call"]["acted"] if not m.startswith("play")] == ["shodang"]
+        assert got["answer"]["acted"] == ["shodang accept", "shodang refuse"]
+        caller = samples["answer"]["view"]["public"]["table"]["shodang"]["by"]
+        assert got["answer"]["badges"] == [str(caller)]
+        hand = samples["answer"]["view"]["hand_counts"][caller]
+        assert hand > 0 and got["answer"]["shown"] == hand  # the caller's hand, face up
+        assert all(got["notes"]), got["notes"]
+        if lang == "ko":
+            assert got["join"]["q"] == "이번 판에 참가하시겠습니까? (죽기: 쉬기)"
+            assert got["answer"]["q"] == "쇼당! 받으시겠습니까?"
+            assert "나가리" in got["notes"][0] and "거절" in got["notes"][1]
+    finally:
+        page.close()

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import START, recv_until, register, use_session
+from tests.server.conftest import DEAL_SEED, START, recv_until, register, use_session
 
-from madang.server.games import BotPlayer, bot_level_for, bot_levels
+from madang.server.games import BotPlayer, bot_level_for, bot_levels, make_session
 from madang.server.ratings import placement_deltas
 
 GOSTOP_VS_BOTS = {
@@ -37,21 +37,32 @@ def hello(ws: Any) -> dict[str, Any]:
     return recv_until(ws, "snapshot")
 
 
-def own_hand_only(view: dict[str, Any], seat: int) -> None:
-    """A seat's view over the wire: its own hand and the others' as counts."""
+def own_hand_only(view: dict[str, Any], seat: int, seats: int = 3) -> None:
+    """A seat's view over the wire: its own hand and the others' as counts; a sitter
+    (광팔기) holds none, even in its own view (its cards are under the pile)."""
     assert view["game"] == "gostop" and view["seat"] == seat
-    assert "hands" not in view and len(view["hand_counts"]) == 3
+    assert "hands" not in view and len(view["hand_counts"]) == seats
     assert len(view["hand"]) == view["hand_counts"][seat]
+    if view.get("sitting_out") is not None:
+        assert view["hand_counts"][view["sitting_out"]] == 0
 
 
-def play_to_result(ws: Any, seat: int, snap: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Answer ``seat``'s prompts at random, checking each update's view, until the
-    game's result; the last update."""
+def play_to_result(
+    ws: Any,
+    seat: int,
+    snap: dict[str, Any],
+    rng: random.Random,
+    seats: int = 3,
+    prefer: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """Answer ``seat``'s prompts at random (a move of ``prefer`` where legal), checking
+    each update's view, until the game's result; the last update."""
     version, prompt = snap["version"], snap.get("prompt")
-    own_hand_only(snap["view"], seat)
+    own_hand_only(snap["view"], seat, seats)
     for _ in range(5000):
         if prompt and prompt["seat"] == seat:
-            move = rng.choice(prompt["legal"])
+            wanted = [m for m in prompt["legal"] if m in prefer]
+            move = wanted[0] if wanted else rng.choice(prompt["legal"])
             ws.send_text(json.dumps({"type": "act", "version": version, "action": move}))
         m = ws.receive_json()
         assert m["type"] != "error", m
@@ -59,7 +70,7 @@ def play_to_result(ws: Any, seat: int, snap: dict[str, Any], rng: random.Random)
             continue
         assert m["version"] == version + 1
         version, prompt = m["version"], m["prompt"]
-        own_hand_only(m["view"], seat)
+        own_hand_only(m["view"], seat, seats)
         if "result" in m:
             return m
     raise AssertionError("the game did not end")
@@ -88,16 +99,15 @@ def test_a_table_of_three_needs_three_seats_and_a_level_the_game_has(client: Tes
         seats = [{"kind": "human"}, {"kind": "bot", "level": level}, {"kind": "bot"}]
         r = client.post("/api/tables", json={**GOSTOP_VS_BOTS, "seats": seats})
         assert r.status_code == 400 and "gostop bot level" in r.json()["error"]["message"]
-    # the engine plays four seats (광팔기) and 쇼당; the tables do not yet
-    for body in ({"rules": {"players": 4}}, {"rules": {"shodang": True}},
-                 {"preset": "gwangpalgi"}, {"preset": "shodang"}):  # fmt: skip
+    # the seats follow the rules: four with 광팔기 (players: 4), so three are refused
+    for body in ({"rules": {"players": 4}}, {"preset": "gwangpalgi"}):
         r = client.post("/api/tables", json={**GOSTOP_VS_BOTS, **body})
-        assert r.status_code == 400 and r.json()["error"]["code"] == "rule_config", body
-        assert "not played at tables yet" in r.json()["error"]["message"] or (
-            "3 seats" in r.json()["error"]["message"]
-        )
+        assert r.status_code == 400 and "needs 4 seats" in r.json()["error"]["message"], body
+    four = {**GOSTOP_VS_BOTS, "seats": [*GOSTOP_VS_BOTS["seats"], {"kind": "bot"}]}
+    r = client.post("/api/tables", json={**four, "preset": "gwangpalgi", "rules": {"players": 3}})
+    assert r.status_code == 400 and "needs 3 seats" in r.json()["error"]["message"]
     presets = client.get("/api/config").json()["games"]["gostop"]["presets"]
-    assert "default" in presets and not {"shodang", "gwangpalgi", "gwangpalgi_last"} & set(presets)
+    assert {"default", "shodang", "gwangpalgi", "gwangpalgi_last"} <= set(presets)
     assert client.get("/api/tables").json()["tables"] == []  # nothing was made
 
 
@@ -247,3 +257,227 @@ def test_a_quick_match_of_gostop_fills_in_with_the_bots_it_has(db_url: str) -> N
         level = bot_level_for("gostop", config.quick_bot_level)
         assert sorted(s["kind"] for s in seats) == ["bot", "bot", "human"]
         assert {s["level"] for s in seats if s["kind"] == "bot"} == {level}
+
+
+@pytest.mark.parametrize("seller", ["choice", "last"])
+def test_a_table_of_four_sells_gwang_and_rates_the_three_who_played(
+    client: TestClient, seller: str
+) -> None:
+    """광팔기 at a table: four seats (a person and three bots) under the 4-seat preset;
+    each game one sits out (죽기 after the join/die question, or the seller paid its
+    광값), the payments (광값 among them) sum to zero and are the ledger's, and only the
+    three who played are rated (the bots share an account, which keeps its rating)."""
+    register(client)
+    bots = [{"kind": "bot", "level": "easy"}] * 3
+    body = {**GOSTOP_VS_BOTS, "preset": "gwangpalgi", "seats": [{"kind": "human"}, *bots]}
+    body["rules"] = {"gwang_seller": seller}
+    tid = new_table(client, body)
+    assert len(client.get(f"/api/tables/{tid}").json()["table"]["seats"]) == 4
+    rng = random.Random(3)
+    net = [0, 0, 0, 0]
+    sold = sat = rated_games = 0
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        for game_no in (1, 2, 3):
+            assert snap["game_no"] == game_no
+            last = play_to_result(ws, 0, snap, rng, seats=4, prefer=("join",))
+            result, view = last["result"], last["view"]
+            sitter, seller = view["sitting_out"], view["seller"]
+            assert sitter is not None and seller in (None, sitter)
+            pays = result["payments"]
+            assert sum(p["amount"] for p in pays if p["from"] == sitter) == 0  # never pays
+            got = [p for p in pays if p["to"] == sitter]
+            assert all(p["reason"] == "gwang_sale" for p in got)  # paid 광값 only
+            if seller is not None:
+                sold += 1
+            sat += sitter == 0
+            for p in pays:
+                assert p["amount"] == p["points"] * 10 and p["from"] != p["to"]
+                net[p["from"]] -= p["amount"]
+                net[p["to"]] += p["amount"]
+            rated = set(result["ratings"])
+            assert rated == ({"0"} if sitter != 0 and result["winner"] is not None else set())
+            if rated:  # placed among the three who played, by the three-seat bases
+                three = [s for s in range(4) if s != sitter]
+                pts = [0, 0, 0, 0]
+                for p in pays:
+                    pts[p["from"]] -= p["points"]
+                    pts[p["to"]] += p["points"]
+                before = result["ratings"]["0"]["before"]
+                want = placement_deltas(
+                    [before if s == 0 else 1500.0 for s in three],
+                    [pts[s] for s in three],
+                    [rated_games if s == 0 else 0 for s in three],
+                )[three.index(0)]
+                moved = result["ratings"]["0"]["after"] - before
+                assert moved == pytest.approx(want, abs=0.11)
+                rated_games += 1
+            ws.send_text(json.dumps({"type": "ready"}))  # the bots are ready at once
+            snap = recv_until(ws, "update")
+            while snap["game_no"] == game_no:
+                snap = recv_until(ws, "update")
+    assert sum(net) == 0 and sold == (3 if seller == "last" else sold) and sat < 3
+    assert rated_games > 0  # (these deals: the person played and someone won)
+    me = client.get("/api/me").json()
+    assert me["balance"] == START + net[0]
+    ledger = client.get("/api/ledger").json()["entries"]
+    assert sum(e["amount"] for e in ledger if e["game_id"]) == net[0]
+    games = client.get("/api/games").json()["games"]
+    assert len(games) == 3 and all(len(g["players"]) == 4 for g in games)
+    detail = client.get(f"/api/games/{games[0]['id']}").json()
+    assert detail["record"]["players"] == 4
+
+
+def shodang_game(answers: tuple[str, str]) -> tuple[list[str], int]:
+    """Moves of table 1's first game under the 쇼당 preset (dealt from seed
+    ``DEAL_SEED + 1``) up to a 쇼당 call, the call, ``answers`` in turn order and, after
+    a refusal, the play to an end won by the one who accepted (the refuser then pays
+    every share, ``gostop.md`` §7); and the caller. Found by random play from the
+    deal (the call is rare: about one game in a hundred)."""
+    for r in range(1000):
+        s = make_session("gostop", "shodang", seed=DEAL_SEED + 1)
+        rng = random.Random(r)
+        moves: list[str] = []
+        caller = None
+        while not s.over:
+            seat = s.pending()[0]
+            names = [s.action_to_string(a) for a in s.legal(seat)]
+            if caller is None and "shodang" in names:
+                caller, move = seat, "shodang"
+            elif s.question(seat) == "shodang":
+                move = answers[len(moves) - moves.index("shodang") - 1]
+            else:
+                move = rng.choice([n for n in names if n != "shodang"])
+            moves.append(move)
+            s.step(seat, s.string_to_action(move))
+        if caller is None:
+            continue
+        if answers == ("shodang accept", "shodang accept"):
+            return moves, caller
+        accepter = s.match.game.after[caller][answers.index("shodang accept")]
+        if s.outcome()["winner"] == accepter:
+            return moves, caller
+    raise AssertionError("no 쇼당 found")
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [("shodang accept", "shodang accept"), ("shodang accept", "shodang refuse")],
+    ids=["both-accept-nagari", "refuser-pays"],
+)
+def test_shodang_at_a_table_of_three_people(client: TestClient, answers: tuple[str, str]) -> None:
+    """쇼당 at a table: the caller's hand is shown to both others, each answers in turn;
+    both accept: 나가리 (nobody pays); one refuses and the one who accepted wins: the
+    refuser pays every loser's share."""
+    moves, caller = shodang_game(answers)
+    cookies = []
+    for name in ("minsu", "jiwoo", "seoyun"):
+        client.cookies.clear()
+        register(client, name)
+        cookies.append(client.cookies.get("madang_session") or "")
+    use_session(client, cookies[0])
+    tid = new_table(
+        client, {**GOSTOP_VS_BOTS, "preset": "shodang", "seats": [{"kind": "human"}] * 3}
+    )
+    for i in (1, 2):
+        use_session(client, cookies[i])
+        assert client.post(f"/api/tables/{tid}/join", json={"stake": 10}).status_code == 200
+    socks = []
+    for i in range(3):
+        use_session(client, cookies[i])
+        socks.append(client.websocket_connect(f"/ws/tables/{tid}").__enter__())
+    try:
+        state = [hello(ws) for ws in socks]
+        for i, ws in enumerate(socks):
+            if state[i]["status"] != "playing":
+                state[i] = recv_until(ws, "update")
+        hand = None
+        result: dict[str, Any] | None = None
+        for move in moves:
+            seat = next(i for i, s in enumerate(state) if s["prompt"] and s["prompt"]["seat"] == i)
+            assert move in state[seat]["prompt"]["legal"], (move, state[seat]["prompt"])
+            if move == "shodang":
+                assert seat == caller
+                hand = sorted(state[seat]["view"]["hand"])
+            ver = state[seat]["version"]
+            socks[seat].send_text(json.dumps({"type": "act", "version": ver, "action": move}))
+            for i, ws in enumerate(socks):
+                state[i] = recv_until(ws, "update")
+                own_hand_only(state[i]["view"], i)
+            if move == "shodang":  # shown to both, and the next seat is asked
+                kinds = [e["type"] for e in state[0]["events"]]
+                assert "shodang" in kinds
+                for i in range(3):
+                    assert sorted(state[i]["view"]["revealed"][caller]) == hand
+                nxt = state[(caller + 1) % 3]["prompt"]
+                assert nxt["legal"] == ["shodang accept", "shodang refuse"]
+            result = state[0].get("result")
+        assert result is not None
+        pays = result["payments"]
+        if answers[1] == "shodang accept":
+            assert result["winner"] is None and result["reason"] == "nagari" and pays == []
+        else:
+            refuser = (caller + 2) % 3
+            assert result["winner"] == (caller + 1) % 3
+            assert pays and {p["from"] for p in pays if p["reason"] == "win"} == {refuser}
+        assert sum(int(v["net"]) for v in result["money"].values()) == 0
+    finally:
+        for ws in socks:
+            ws.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize("level", bot_levels("gostop"))
+def test_every_bot_level_answers_shodang_at_a_table(level: str) -> None:
+    """A table's bots (:class:`BotPlayer`) answer the 쇼당 question with a legal move and
+    play the game on to its end (the call itself: the play question's ``shodang``)."""
+    moves, caller = shodang_game(("shodang accept", "shodang refuse"))
+    s = make_session("gostop", "shodang", seed=DEAL_SEED + 1)
+    for m in moves[: moves.index("shodang") + 1]:
+        s.step(s.pending()[0], s.string_to_action(m))
+    bots = [BotPlayer("gostop", level, 0.01) for _ in range(3)]
+    rng = random.Random(1)
+    answered = []
+    while not s.over:
+        seat = s.pending()[0]
+        question = s.question(seat)
+        move = s.bot_move(seat, bots[seat], rng)
+        assert move in s.legal(seat)
+        if question == "shodang":
+            answered.append(seat)
+        s.step(seat, move)
+    assert answered == [(caller + 1) % 3, (caller + 2) % 3]
+
+
+def test_a_table_of_four_resumes_after_a_restart(make_client: Callable[..., TestClient]) -> None:
+    """A table of four (광팔기) is rebuilt after a restart with its four seats (a table's
+    seats are its rules', not the game's three) and plays on to the settlement."""
+    c = make_client()
+    register(c)
+    cookie = c.cookies.get("madang_session")
+    bots = [{"kind": "bot", "level": "easy"}] * 3
+    body = {**GOSTOP_VS_BOTS, "preset": "gwangpalgi", "seats": [{"kind": "human"}, *bots]}
+    body["rules"] = {"gwang_seller": "last"}  # the person (선 at seed 101) plays
+    tid = new_table(c, body)
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        assert snap["prompt"] and snap["prompt"]["seat"] == 0, snap["prompt"]
+        move = snap["prompt"]["legal"][0]
+        ws.send_text(json.dumps({"type": "act", "version": snap["version"], "action": move}))
+        before = recv_until(ws, "update")
+        while before["prompt"] is None or before["prompt"]["seat"] != 0:
+            before = recv_until(ws, "update")
+    c.__exit__(None, None, None)
+    c2 = make_client()
+    use_session(c2, cookie)
+    assert len(c2.get(f"/api/tables/{tid}").json()["table"]["seats"]) == 4
+    with c2.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = hello(ws)
+        assert snap["status"] == "playing" and snap["game_no"] == before["game_no"]
+        assert snap["view"]["hand"] == before["view"]["hand"]
+        assert snap["view"]["sitting_out"] == before["view"]["sitting_out"] is not None
+        last = play_to_result(ws, 0, snap, random.Random(2), seats=4)
+    pays = last["result"]["payments"]
+    assert (
+        sum(p["amount"] * ((p["to"] == 0) - (p["from"] == 0)) for p in pays)
+        == (last["result"]["money"]["0"]["net"])
+    )

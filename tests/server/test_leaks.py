@@ -191,11 +191,15 @@ class Checker(Conn):
 
 
 async def run_games(
-    game: str, games: int, seed: int
+    game: str, games: int, seed: int, preset: str = "default"
 ) -> tuple[int, int, int, int, list[str], list[Checker]]:
     eng = make_engine("sqlite://")
     migrate(eng)
-    seats = SEATS_OF[game]
+    seats = (
+        len(spec(game).session(preset, 0).view(None)["hand_counts"])
+        if game == "gostop"
+        else SEATS_OF[game]
+    )
     # game money enough for every deal (a person below the entry minimum is dealt none)
     users = [store.create_user(eng, f"user{i}", None, start=10**6) for i in range(seats)]
     config = ServerConfig(
@@ -206,7 +210,7 @@ async def run_games(
         table_id=store.create_table(
             eng,
             game=game,
-            preset="default",
+            preset=preset,
             stake=1,
             private=False,
             invite="x",
@@ -214,7 +218,7 @@ async def run_games(
             created_by=users[0]["id"],
         )[0],
         game=game,
-        preset="default",
+        preset=preset,
         stake=1,
         private=False,
         invite="x",
@@ -250,10 +254,21 @@ async def run_games(
 SEATS_OF = {"matgo": 2, "mahjong": 4, "gostop": 3}
 
 
-@pytest.mark.parametrize(("game", "games"), [("matgo", 40), ("mahjong", 6), ("gostop", 20)])
-def test_no_message_leaks_hidden_cards(game: str, games: int) -> None:
+@pytest.mark.parametrize(
+    ("game", "games", "preset"),
+    [
+        ("matgo", 40, "default"),
+        ("mahjong", 6, "default"),
+        ("gostop", 20, "default"),
+        ("gostop", 8, "gwangpalgi"),
+    ],
+    ids=["matgo", "mahjong", "gostop", "gostop-four"],
+)
+def test_no_message_leaks_hidden_cards(game: str, games: int, preset: str) -> None:
+    """(고스톱 of four, 광팔기: the sitter's cards, under the pile, are in no message,
+    the sitter's own included; the verifiable deal takes an entropy string per seat.)"""
     played, messages, offers, windows, failures, conns = asyncio.run(
-        run_games(game, games, seed=11)
+        run_games(game, games, seed=11, preset=preset)
     )
     assert failures == []
     assert played >= games

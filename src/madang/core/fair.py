@@ -483,9 +483,14 @@ def verify(record: object, *, commitment_seen: str | None = None) -> Verified:
         raise FairnessError(str(e)) from None
     if game.fair_deal is None:
         raise FairnessError(f"{game.name} has no verifiable deal")
-    if len(fairness.entropy) != game.seats:
+    # the seats of the game recorded: a record naming its ``players`` (고스톱: 3, or 4
+    # with 광팔기) has that many, any other the game's
+    seats = record.get("players", game.seats)
+    if type(seats) is not int or seats < 1:
+        raise FairnessError(f"the record's players must be a count of seats, not {seats!r}")
+    if len(fairness.entropy) != seats:
         raise FairnessError(
-            f"the entropy must hold one string per seat ({game.seats}), not {len(fairness.entropy)}"
+            f"the entropy must hold one string per seat ({seats}), not {len(fairness.entropy)}"
         )
     binding = binding_of(record, fairness, game.ruleset_version)
     if commitment_seen is not None:
@@ -499,10 +504,11 @@ def verify(record: object, *, commitment_seen: str | None = None) -> Verified:
             "(with this game, table, game number, ruleset and rules)"
         )
     key = deal_key(seed, binding, fairness.entropy)
+    rules = record.get("rules", {})
+    if "players" in record and isinstance(rules, Mapping):  # dealt among the record's seats
+        rules = {**rules, "players": seats}
     try:
-        deal = game.fair_deal(
-            record.get("rules", {}), key, fairness.game_no, first_picks=fairness.first_picks
-        )
+        deal = game.fair_deal(rules, key, fairness.game_no, first_picks=fairness.first_picks)
     except FairnessError:  # picks the game cannot take (docs/fairness.md, 선 뽑기)
         raise
     except MadangError as e:  # rules the game cannot play

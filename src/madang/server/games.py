@@ -35,37 +35,36 @@ __all__ = [
 ]
 
 
-def seats(game: str) -> int:
-    """Seats at a table of ``game``."""
-    return spec(game).seats
+def seats(game: str, rules: Any = None) -> int:
+    """Seats at a table of ``game`` under ``rules`` (a rules object): its ``players``
+    where the game's rules name the count (고스톱: 3, or 4 with 광팔기), else the game's.
 
-
-NOT_AT_TABLES: dict[str, dict[str, object]] = {"gostop": {"shodang": True}}
-"""Options whose value the engine plays but the tables do not yet (the browser has no
-question for it): 고스톱's 쇼당 (``docs/server.md``)."""
+    >>> from madang.core.registry import spec
+    >>> seats("gostop"), seats("gostop", spec("gostop").rules("gwangpalgi")), seats("matgo")
+    (3, 4, 2)
+    """
+    players = getattr(rules, "players", None)
+    return players if type(players) is int else spec(game).seats
 
 
 def table_refusal(game: str, rules: Any) -> str | None:
-    """Why a table of ``game`` cannot play ``rules`` (a rules object), or None: another
-    seat count than the table's, or an option of :data:`NOT_AT_TABLES`."""
+    """Why a table of ``game`` cannot play ``rules`` (a rules object), or None: a game
+    whose count of seats is fixed (Matgo, mahjong) refuses rules of another count; every
+    option the engines play, 고스톱's four seats (광팔기) and 쇼당 among them, is played."""
     to_dict = getattr(rules, "to_dict", None)  # a game's rules need not be options
     values: dict[str, Any] = to_dict() if callable(to_dict) else {}
-    for name, value in NOT_AT_TABLES.get(game, {}).items():
-        if values.get(name) == value:
-            return f"{game}'s {name} is not played at tables yet"
-    if values.get("players", seats(game)) != seats(game):
-        return f"a {game} table has {seats(game)} seats"
+    if values.get("players", seats(game, rules)) != seats(game, rules):
+        return f"a {game} table has {seats(game, rules)} seats"
     return None
 
 
 @functools.cache
 def presets(game: str) -> list[str]:
-    """The rules presets of ``game`` that this server's tables play (:func:`table_refusal`:
-    고스톱's four-seat presets, 광팔기, and 쇼당 are played by the engine and the records but
-    not at tables yet, ``docs/server.md``).
+    """The rules presets of ``game`` that this server's tables play (:func:`table_refusal`;
+    every one of 고스톱's, the four-seat 광팔기 and 쇼당 among them, ``docs/server.md``).
 
     >>> presets("gostop")[:2], "gwangpalgi" in presets("gostop"), "shodang" in presets("gostop")
-    (['default', 'classic'], False, False)
+    (['default', 'classic'], True, True)
     """
     return [p for p in spec(game).presets() if table_refusal(game, spec(game).rules(p)) is None]
 

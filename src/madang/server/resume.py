@@ -28,6 +28,7 @@ from madang.server.config import ServerConfig
 from madang.server.db import run_in_db
 from madang.server.fairdeal import FairDeal, restored
 from madang.server.games import Session, make_session, pacing
+from madang.server.games import seats as seats_of
 from madang.server.room import Kind, Room, Seat, Status
 from madang.server.rules_catalogue import option_values
 from madang.server.stakes import worth
@@ -135,7 +136,7 @@ def rebuild(
         raise
     except (MadangError, KeyError, TypeError, ValueError) as e:
         raise ResumeError(f"{type(e).__name__}: {e}") from None
-    if len(seats) != spec(game).seats:
+    if len(seats) != seats_of(game, in_force):
         raise ResumeError(f"{len(seats)} seats at a table of {game}")
     room = Room(
         table_id=plan["id"],

@@ -65,8 +65,8 @@ async def create_table(request: Request) -> Response:
     overrides = data.get("rules")
     # a preset with some options changed: every option of the rules pages is playable
     in_force = game_spec(game).rules(preset, overrides)  # bad options: rule_config
-    # the rules must deal a game at this table's seats: an option the tables do not play
-    # yet (고스톱's four seats, 쇼당) is refused now (rule_config), not when the room deals
+    # the rules must deal a game at this table's seats (rule_config now, not when the
+    # room deals); the seats follow the rules (고스톱's players: 3, or 4 with 광팔기)
     make_session(game, preset, 0, overrides)  # rules that cannot deal: rule_config
     refusal = table_refusal(game, in_force)
     if refusal is not None:
@@ -79,8 +79,9 @@ async def create_table(request: Request) -> Response:
     if not isinstance(private, bool):
         raise WireError("bad_request", "private must be true or false")
     specs = data.get("seats")
-    if not isinstance(specs, list) or len(specs) != seats_of(game):
-        raise WireError("bad_request", f"{game} needs {seats_of(game)} seats")
+    n = seats_of(game, in_force)  # 고스톱: 3, or 4 with 광팔기 (its rules' players)
+    if not isinstance(specs, list) or len(specs) != n:
+        raise WireError("bad_request", f"{game} under these rules needs {n} seats")
     levels = bot_levels(game)
     seats: list[Seat] = []
     for i, spec in enumerate(specs):

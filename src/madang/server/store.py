@@ -709,7 +709,8 @@ def finish_game(
     :func:`madang.server.money.settle`), and the ratings. Returns the result sent to the
     players (payments with amounts, each seat's money, rating changes per seat). A
     placement-rated game rates the seats by ``placement``
-    (:meth:`~madang.core.game.Session.placement_scores`; default ``match_scores``). A
+    (:meth:`~madang.core.game.Session.placement_scores`; default ``match_scores``), but
+    for a seat the outcome names ``sitting_out`` (고스톱's 광팔기: not rated for it). A
     payment past :data:`AMOUNT_LIMIT` raises :class:`SettlementError`, and nothing is
     written."""
     t = now()
@@ -790,21 +791,25 @@ def finish_game(
                 changes[str(s)] = {"before": round(g[s].rating, 1), "after": round(new.rating, 1)}
         placed = match_scores if placement is None else placement
         if scheme == "placement" and placed is not None:
-            cur = [_rating_row(c, u, game) for u in players]
+            # the seats who played: 광팔기's sitter (``sitting_out``) is not rated for it
+            sitter = outcome.get("sitting_out")
+            rated = [s for s in range(len(players)) if s != sitter]
+            cur = [_rating_row(c, players[s], game) for s in rated]
             rating = [r.rating if r is not None else START_RATING for r in cur]
             played = [r.games if r is not None else 0 for r in cur]
-            deltas = placement_deltas(rating, list(placed), played)
+            deltas = placement_deltas(rating, [placed[s] for s in rated], played)
             counts = {u: list(players).count(u) for u in players}
-            for s, u in enumerate(players):
+            for i, s in enumerate(rated):
+                u = players[s]
                 if counts[u] > 1:
                     continue  # a bot account in several seats keeps its rating
-                r = cur[s]
+                r = cur[i]
                 _save_rating(
-                    c, u, game, r is not None, rating[s] + deltas[s], 0.0, 0.0, played[s] + 1
+                    c, u, game, r is not None, rating[i] + deltas[i], 0.0, 0.0, played[i] + 1
                 )
                 changes[str(s)] = {
-                    "before": round(rating[s], 1),
-                    "after": round(rating[s] + deltas[s], 1),
+                    "before": round(rating[i], 1),
+                    "after": round(rating[i] + deltas[i], 1),
                 }
         if match_scores is not None:
             result["match_scores"] = list(match_scores)

@@ -1,6 +1,8 @@
 // 고스톱 (gostop) table: the family's board (matgo.js) with the other seats along the
-// top, Matgo's event lines, captions and move names; its own are the opening lines (선
-// drawn among three) and the settlement, where every loser pays by its own sheet.
+// top (two, or three with 광팔기: the sitter badged, its hand empty), Matgo's event
+// lines, captions and move names (join/die and 쇼당 among them); its own are the opening
+// lines (선 drawn among the seats) and the settlement, where every loser pays by its own
+// sheet, with who sat out and how a 쇼당 was answered.
 
 import { t } from "./i18n.js";
 import {
@@ -43,18 +45,54 @@ export function gostopIntro(view, name, { deal = true } = {}) {
   return out;
 }
 
-/** The settlement: a sheet per loser (each with its own 박; the server's `sheets`), else
- *  Matgo's one sheet (a flat win: 총통, 3뻑) or the end's reason. */
+/** What the table's own rules did to this game, in words: who sat out (광팔기: sold
+ *  광, paid by the `gwang_sale` lines, or died) and how a 쇼당 was answered. */
+export function gostopNotes(view, name) {
+  const out = [];
+  const sitter = view.sitting_out;
+  if (sitter !== null && sitter !== undefined)
+    out.push(
+      h(
+        "p.gostop-note.sitter",
+        { dataset: { seat: sitter } },
+        t(view.seller === sitter ? "gostop.sold" : "gostop.died", { name: name(sitter) }),
+      ),
+    );
+  const sh = view.public?.table?.shodang;
+  if (sh && sh.by !== null && sh.by !== undefined) {
+    const refused = sh.refused || [];
+    out.push(
+      h(
+        "p.gostop-note.shodang",
+        { dataset: { by: sh.by } },
+        refused.length
+          ? t("gostop.shodang_refused", {
+              name: name(sh.by),
+              refused: refused.map((s) => name(s)).join(", "),
+            })
+          : t("gostop.shodang_nagari", { name: name(sh.by) }),
+      ),
+    );
+  }
+  return out;
+}
+
+/** The settlement: the table's notes (who sat out, a 쇼당), then a sheet per loser (each
+ *  with its own 박; the server's `sheets`), else Matgo's one sheet (a flat win: 총통,
+ *  3뻑) or the end's reason. */
 export function gostopSettlement(view, result, name) {
   const sheets = view.sheets || [];
+  const notes = gostopNotes(view, name);
   if (!sheets.length) {
     const box = matgoSettlement(view, result, name);
     box.dataset.game = "gostop";
+    box.prepend(...notes);
     return box;
   }
   return h(
     "div.sheet.sheets",
     { dataset: { game: "gostop" } },
+    notes,
     sheets.map((s) =>
       h(
         "div.loser-sheet",

@@ -204,13 +204,21 @@ function createForm(config, rules, me, onCreated) {
         h("option", { value: p }, presetName(game.value, p)),
       ),
     );
-    options = rules?.[game.value] ? rulesForm(game.value, rules[game.value]) : null;
+    options = rules?.[game.value] ? rulesForm(game.value, rules[game.value], drawSeats) : null;
     clear(optionsBox).append(options ? options.el : "");
     describe();
+    drawSeats();
+  }
+  // a seat selector per seat of the rules chosen (고스톱's players: 3, or 4 with 광팔기)
+  function drawSeats() {
+    const g = config.games[game.value];
+    const n = options?.values().players ?? g.seats;
+    if (seatsBox.children.length === n && seatsBox.dataset.game === game.value) return;
     clear(seatsBox);
-    // the levels this game has bots for (고스톱's come as its bots learn three seats)
+    seatsBox.dataset.game = game.value;
+    // the levels this game has bots for
     const levels = g.bot_levels || config.bot_levels;
-    for (let i = 0; i < g.seats; i++) {
+    for (let i = 0; i < n; i++) {
       const sel = h(
         "select",
         { "data-seat": i, "aria-label": t("lobby.seat", { n: i + 1 }) },

@@ -74,6 +74,11 @@ const NAMED = {
   "gukjin pi": "gukjin_pi",
   "chongtong stop": "chongtong_stop",
   "chongtong play": "chongtong_play",
+  // 고스톱: 광팔기's join/die question and the answers to a 쇼당
+  join: "join",
+  die: "die",
+  "shodang accept": "shodang_accept",
+  "shodang refuse": "shodang_refuse",
 };
 
 function choicesFor(question, legal) {
@@ -98,6 +103,8 @@ export function describeMatgoMove(move) {
   if (verb === "go" || verb === "stop") return t(`matgo.move.${verb}`);
   if (verb === "gukjin") return t(`matgo.move.gukjin_${arg}`);
   if (verb === "chongtong") return t(`matgo.move.chongtong_${arg}`);
+  if (verb === "join" || verb === "die") return t(`matgo.move.${verb}`);
+  if (verb === "shodang") return t(arg ? `matgo.move.shodang_${arg}` : "matgo.move.shodang");
   return move;
 }
 
@@ -272,6 +279,7 @@ export function createMatgoBoard(root, ctx) {
     // what is at stake while the game runs (N고, 박 risks, multipliers in force) ends
     // with it: the settlement says what counted (U14)
     const live = !v.over;
+    const shodang = v.public?.table?.shodang; // 고스톱's 쇼당: who called, who answered how
     const player = (s, top) => {
       const warn = live ? warningsFor(v, s) : [];
       return h(
@@ -286,6 +294,17 @@ export function createMatgoBoard(root, ctx) {
             seatName(s),
             s === v.dealer ? h("span.badge.dealer", {}, t("matgo.dealer")) : null,
           ),
+          // 광팔기: who sits this game out (the seller, or the one who died)
+          s === v.sitting_out
+            ? h(
+                "span.badge.sitter",
+                { "data-testid": `sitter-${s}` },
+                t(s === v.seller ? "gostop.sells_badge" : "gostop.sits_badge"),
+              )
+            : null,
+          s === shodang?.by
+            ? h("span.badge.shodang", { "data-testid": `shodang-${s}` }, t("gostop.shodang_badge"))
+            : null,
           autoBadge(state.seats, s),
           h("span.score", { "data-testid": `score-${s}` }, t("matgo.score", { n: v.scores[s] })),
           live && v.go[s] ? h("span.badge.go", {}, t("matgo.go_badge", { n: v.go[s] })) : null,
@@ -448,6 +467,15 @@ export function createMatgoBoard(root, ctx) {
             h("span", {}, t("matgo.choice.cancel")),
           ),
         );
+      if (q === "play" && !sub && legal.includes("shodang")) {
+        row.append(
+          h(
+            "button.choice.shodang",
+            { type: "button", dataset: { move: "shodang" }, onclick: () => ctx.act("shodang") },
+            h("span", {}, t("matgo.choice.shodang")),
+          ),
+        );
+      }
       if (q === "play" && !sub && legal.includes("flip")) {
         row.append(
           h(
@@ -467,7 +495,9 @@ export function createMatgoBoard(root, ctx) {
           {},
           state.seat === null || state.seat === undefined
             ? t("table.spectating")
-            : t("matgo.q.wait_opp"),
+            : state.seat === v.sitting_out
+              ? t("gostop.sitting_out")
+              : t("matgo.q.wait_opp"),
         ),
       );
     }

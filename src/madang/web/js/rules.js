@@ -142,9 +142,10 @@ function writeControl(el, value) {
 
 /**
  * The lobby form's options of a game: every option, set to the chosen preset's values;
- * `changes()` gives those changed from the preset (what POST /api/tables takes as `rules`).
+ * `changes()` gives those changed from the preset (what POST /api/tables takes as `rules`),
+ * `values()` every option's value; `onChange` is called after each change (a preset too).
  */
-export function rulesForm(game, cat) {
+export function rulesForm(game, cat, onChange = () => {}) {
   const summary = h("summary", {});
   const grid = h("div.rules-grid");
   const box = h("details.rules-form#new-rules", { "data-testid": "rules-form" }, summary, grid);
@@ -154,10 +155,13 @@ export function rulesForm(game, cat) {
     grid.append(h("label.rule", { dataset: { option: o.name } }, optionName(game, o.name), el));
     return el;
   });
+  function values() {
+    const out = {};
+    for (const el of controls) out[el.dataset.option] = readControl(el);
+    return out;
+  }
   function changes() {
-    const values = {};
-    for (const el of controls) values[el.dataset.option] = readControl(el);
-    return changedFrom(values, preset);
+    return changedFrom(values(), preset);
   }
   function mark() {
     const changed = changes();
@@ -168,11 +172,12 @@ export function rulesForm(game, cat) {
     }
     const n = Object.keys(changed).length;
     summary.textContent = n ? t("lobby.rules_changed", { n }) : t("lobby.rules");
+    onChange();
   }
   function setPreset(name) {
     preset = cat.presets[name] || {};
     for (const el of controls) writeControl(el, preset[el.dataset.option]);
     mark();
   }
-  return { el: box, setPreset, changes };
+  return { el: box, setPreset, changes, values };
 }
