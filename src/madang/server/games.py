@@ -13,7 +13,6 @@ Nothing here knows a game: the rooms, the lobby and the replays go through
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from madang.core.errors import MadangError
@@ -31,7 +30,6 @@ __all__ = [
     "pacing",
     "presets",
     "seats",
-    "table_refusal",
 ]
 
 
@@ -47,26 +45,14 @@ def seats(game: str, rules: Any = None) -> int:
     return players if type(players) is int else spec(game).seats
 
 
-def table_refusal(game: str, rules: Any) -> str | None:
-    """Why a table of ``game`` cannot play ``rules`` (a rules object), or None: a game
-    whose count of seats is fixed (Matgo, mahjong) refuses rules of another count; every
-    option the engines play, 고스톱's four seats (광팔기) and 쇼당 among them, is played."""
-    to_dict = getattr(rules, "to_dict", None)  # a game's rules need not be options
-    values: dict[str, Any] = to_dict() if callable(to_dict) else {}
-    if values.get("players", seats(game, rules)) != seats(game, rules):
-        return f"a {game} table has {seats(game, rules)} seats"
-    return None
-
-
-@functools.cache
 def presets(game: str) -> list[str]:
-    """The rules presets of ``game`` that this server's tables play (:func:`table_refusal`;
-    every one of 고스톱's, the four-seat 광팔기 and 쇼당 among them, ``docs/server.md``).
+    """The rules presets of ``game`` (every one is played at tables: 고스톱's four-seat
+    광팔기 and 쇼당 among them, ``docs/server.md``).
 
     >>> presets("gostop")[:2], "gwangpalgi" in presets("gostop"), "shodang" in presets("gostop")
     (['default', 'classic'], True, True)
     """
-    return [p for p in spec(game).presets() if table_refusal(game, spec(game).rules(p)) is None]
+    return list(spec(game).presets())
 
 
 def make_session(

@@ -19,7 +19,6 @@ from madang.server.games import (
     games,
     make_session,
     presets,
-    table_refusal,
 )
 from madang.server.games import seats as seats_of
 from madang.server.money import MoneyRules
@@ -57,10 +56,6 @@ async def create_table(request: Request) -> Response:
         raise WireError("bad_request", f"game must be one of {', '.join(games())}")
     preset = data.get("preset", "default")
     if not isinstance(preset, str) or preset not in presets(game):
-        if isinstance(preset, str) and preset in game_spec(game).presets():
-            raise WireError(
-                "rule_config", f"the {game} preset {preset!r} is not played at tables yet"
-            )
         raise WireError("rule_config", f"unknown {game} preset {preset!r}")
     overrides = data.get("rules")
     # a preset with some options changed: every option of the rules pages is playable
@@ -68,9 +63,6 @@ async def create_table(request: Request) -> Response:
     # the rules must deal a game at this table's seats (rule_config now, not when the
     # room deals); the seats follow the rules (고스톱's players: 3, or 4 with 광팔기)
     make_session(game, preset, 0, overrides)  # rules that cannot deal: rule_config
-    refusal = table_refusal(game, in_force)
-    if refusal is not None:
-        raise WireError("rule_config", refusal)
     stake = data.get("stake", config.stakes[0])
     if type(stake) is not int or stake not in config.stakes:
         raise WireError("bad_request", f"stake must be one of {', '.join(map(str, config.stakes))}")
