@@ -24,6 +24,7 @@ from madang.bots.matgo_net import (
 )
 from madang.core.errors import RuleConfigError
 from madang.matgo.engine import MatgoState, Phase, new_game
+from madang.matgo.rules import PRESETS
 from madang.matgo.view import view
 
 FAST = Budget(time_s=None, iterations=3)
@@ -234,3 +235,24 @@ def test_training_runs_end_to_end(tmp_path: Path) -> None:
     assert again["net"] == report["net"]
     with pytest.raises(SystemExit):
         train(["--games", "11", "--seed", "7", "--data", str(data)])
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_hard_learned_answers_legally_under_every_preset(preset: str) -> None:
+    """Every kind of question along random games of each preset gets a legal answer,
+    the same one twice with the same generator, and the state is left untouched."""
+    bot = make_bot("matgo", "hard_learned")
+    for seed in range(3):
+        g = new_game(PRESETS[preset], seed=seed, dealer=seed & 1)
+        rng = random.Random(seed)
+        while not g.over:
+            legal = g.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.3:
+                before = g.snapshot()
+                picks = {
+                    bot.act(view(g, g.current), list(legal), random.Random(seed), FAST)
+                    for _ in range(2)
+                }
+                assert len(picks) == 1 and picks <= set(legal)
+                assert g.snapshot() == before
+            g.step(legal[rng.randrange(len(legal))])
