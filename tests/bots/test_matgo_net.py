@@ -231,8 +231,10 @@ def test_training_runs_end_to_end(tmp_path: Path) -> None:
     net = load(out)
     assert net.meta["games"] == 10 and net.meta["seed"] == 7
     assert net.points([new_game(seed=1)], 0).shape == (1,)
-    again = train([*args, "--data", str(data)])  # the saved rows: the same fit
-    assert again["net"] == report["net"]
+    again = train(args)  # from the seed alone: the same games, the same fit
+    assert again["net"] == report["net"] and again["rows"] == report["rows"]
+    saved = train([*args, "--data", str(data)])  # the saved rows: the same fit
+    assert saved["net"] == report["net"]
     with pytest.raises(SystemExit):
         train(["--games", "11", "--seed", "7", "--data", str(data)])
 
