@@ -19,6 +19,10 @@ when the opponent reaches 7 first. The bot says 고 when that mean is higher, un
 opponent wins in more than 5% of the worlds (``go_risk``): a win in hand is not traded
 for points at that risk.
 
+With ``leaf="net"`` and ``go_net`` (the ``hard_learned`` bot) the cut playouts and 고's
+playouts are valued by a learned prediction of the rest of the game's payments
+(:mod:`madang.bots.matgo_net`) instead of the potentials.
+
 >>> import random
 >>> from madang.matgo.engine import new_game
 >>> from madang.matgo.view import view
