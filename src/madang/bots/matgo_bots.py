@@ -1,7 +1,9 @@
-"""The Matgo bots and their levels: ``easy`` random, ``normal`` greedy, ``hard`` search.
+"""The Matgo bots and their levels: ``easy`` random, ``normal`` greedy, ``hard`` search;
+``hard_learned`` is the search with a learned evaluation in points (no level).
 
 >>> sorted(bot_names("matgo"))
-['capture', 'easy', 'first', 'greedy', 'hard', 'normal', 'random', 'search', 'search_value']
+['capture', 'easy', 'first', 'greedy', 'hard', 'hard_learned', 'normal', 'random', 'search',
+ 'search_value']
 """
 
 from __future__ import annotations
@@ -16,5 +18,16 @@ register_bot("matgo", "search", SearchBot, level="hard")
 register_bot("matgo", "first", FirstBot)
 register_bot("matgo", "capture", CaptureBot)
 register_bot("matgo", "search_value", lambda: SearchBot(horizon=1, leaf="learned", search_go=False))
+
+
+# the search with the learned points net (madang.bots.matgo_net; needs numpy) at its
+# leaves and in its 고/스톱 playouts: a candidate for hard (docs/bots.md)
+def _hard_learned() -> SearchBot:
+    bot = SearchBot(leaf="net", go_net=True)
+    bot.name = "hard_learned"
+    return bot
+
+
+register_bot("matgo", "hard_learned", _hard_learned)
 
 __all__ = ["CaptureBot", "GreedyBot", "RandomBot", "SearchBot", "bot_names"]

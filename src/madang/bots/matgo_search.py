@@ -22,6 +22,10 @@ when an opponent reaches the stop score first (고스톱's 독박: every share).
 says 고 when that mean is higher, unless an opponent wins in more than 5% of the worlds
 (``go_risk``): a win in hand is not traded for points at that risk.
 
+With ``leaf="net"`` and ``go_net`` (the ``hard_learned`` bot) the cut playouts and 고's
+playouts are valued by a learned prediction of the rest of the game's payments
+(:mod:`madang.bots.matgo_net`) instead of the potentials.
+
 >>> import random
 >>> from madang.matgo.engine import new_game
 >>> from madang.matgo.view import view
@@ -37,7 +41,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from madang.bots.base import Budget
 from madang.bots.matgo_greedy import (
@@ -54,6 +58,9 @@ from madang.core.errors import RuleConfigError
 from madang.matgo import actions as A
 from madang.matgo.cards import BIT, BONUS_MASK, MONTH
 from madang.matgo.engine import MatgoState, Phase
+
+if TYPE_CHECKING:
+    from madang.bots.matgo_net import PointsNet
 
 #: The valuation of the search bot: the greedy's, with 피 below ten valued a little lower
 #: (measured: a greedy bot with these weights wins about 53% against the default).
@@ -296,7 +303,11 @@ class SearchBot:
     ``"potential"`` values a cut playout with :func:`leaf_value`; ``"learned"`` with the
     learned chance of winning (:func:`madang.bots.matgo_value.win_probability`; a game
     that ended counts 1, 0 or ½), which is best with ``horizon=1`` (the ``search_value``
-    bot).
+    bot); ``"net"`` with the payments since the decision plus the learned points net's
+    prediction of the rest (:mod:`madang.bots.matgo_net`, needs numpy). ``go_net``: 고's
+    expected payment is taken at ``go_horizon`` plays after the 고 and valued the same
+    way (``go_risk`` still counts the worlds lost at the end of the full playout); with
+    ``leaf="net"`` and ``go_net`` this is the ``hard_learned`` bot.
     """
 
     name = "search"
@@ -309,12 +320,16 @@ class SearchBot:
         weights: Weights = HARD_WEIGHTS,
         reach: float = 0.3,
         replies: int = 0,
-        leaf: Literal["potential", "learned"] = "potential",
+        leaf: Literal["potential", "learned", "net"] = "potential",
         go_margin: float = 0.0,
         go_risk: float = 0.05,
+        go_net: bool = False,
+        go_horizon: int = 4,
     ) -> None:
-        if leaf not in ("potential", "learned"):
-            raise RuleConfigError(f"unknown leaf evaluation {leaf!r}: potential or learned")
+        if leaf not in ("potential", "learned", "net"):
+            raise RuleConfigError(f"unknown leaf evaluation {leaf!r}: potential, learned or net")
+        if go_horizon < 0:
+            raise RuleConfigError(f"go_horizon must be 0 or more, not {go_horizon}")
         self.horizon = horizon
         self.max_candidates = max_candidates
         self.search_go = search_go
@@ -324,6 +339,16 @@ class SearchBot:
         self.learned = leaf == "learned"
         self.go_margin = go_margin
         self.go_risk = go_risk
+        self.go_horizon = go_horizon
+        self.net: PointsNet | None = None
+        if leaf == "net" or go_net:
+            try:
+                from madang.bots.matgo_net import default_net
+            except ImportError as e:  # numpy: the rl extra
+                raise RuleConfigError(f"the learned points net needs numpy: {e}") from None
+            self.net = default_net()
+        self.net_leaf = leaf == "net"
+        self.go_net = go_net
 
     def act(
         self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Budget | None
@@ -353,9 +378,11 @@ class SearchBot:
         w, reach = self.weights, self.reach
         replies = self.replies
         learned = self.learned
+        net = self.net if self.net_leaf else None
         n = 0
         while True:
             base = worlds.deal()
+            running: list[tuple[int, MatgoState]] = []
             for i, a in enumerate(cands):
                 world = base.clone()
                 world.step(a)
@@ -363,10 +390,19 @@ class SearchBot:
                     playout_vs_greedy(world, me, horizon, replies)
                 else:
                     playout(world, horizon)
-                if learned:
+                if net is not None:
+                    totals[i] += net_points(world, me, n_pay)
+                    if world.phase is not Phase.OVER:
+                        running.append((i, world))
+                elif learned:
                     totals[i] += win_probability(world, me)
                 else:
                     totals[i] += leaf_value(world, me, n_pay, w, reach)
+            if running:
+                assert net is not None
+                rest = net.points([world for _, world in running], me)
+                for (i, _), v in zip(running, rest, strict=True):
+                    totals[i] += float(v)
             n += 1
             if n >= cap or clock() >= deadline:
                 break
@@ -400,15 +436,28 @@ class SearchBot:
         stop_value = float(net_points(stopped, me, n_pay)) + self.go_margin
         total = 0.0
         n = lost = 0
+        net_eval = self.net if self.go_net else None
+        cut = self.go_horizon if net_eval is not None else 1 << 30
+        running: list[MatgoState] = []
         while True:
             world = worlds.deal().clone()
             world.step(A.GO)
-            playout(world)
-            net = net_points(world, me, n_pay)
-            total += net
-            lost += net < 0
+            playout(world, cut)
+            if world.phase is Phase.OVER or net_eval is None:
+                total += net_points(world, me, n_pay)
+            else:
+                running.append(world.clone())  # valued by the net, in batches
+                playout(world)  # and played out for the risk
+            lost += net_points(world, me, n_pay) < 0
             n += 1
-            if n >= cap or clock() >= deadline:
+            done = n >= cap or clock() >= deadline
+            if running and (done or len(running) >= 32):
+                assert net_eval is not None
+                rest = net_eval.points(running, me)
+                for cut_world, v in zip(running, rest, strict=True):
+                    total += net_points(cut_world, me, n_pay) + float(v)
+                running.clear()
+            if done:
                 break
         if lost > self.go_risk * n:
             return A.STOP  # 스톱 wins for sure: no 고 that loses too often
