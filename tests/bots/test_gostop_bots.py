@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 from madang.arena import new_deal, run_arena
 from madang.bots import Budget, DecisionLog, make_bot, play
 from madang.bots.base import Bot, bot_names
-from madang.bots.matgo_greedy import GreedyBot, Knowledge
+from madang.bots.matgo_greedy import GreedyBot, Knowledge, join_or_die
 from madang.bots.matgo_search import CaptureBot, SearchBot, _Worlds, rollout_action
 from madang.core.registry import BUILTIN_SPECS, register_spec, unregister_spec
 from madang.gostop.game import SPEC
 from madang.gostop.rules import PRESETS
-from madang.matgo.actions import GO, STOP
+from madang.matgo.actions import DIE, GO, JOIN, STOP
 from madang.matgo.cards import BIT, CODES, cards_of
 from madang.matgo.engine import MatgoState, Phase, new_game
 from madang.matgo.rules import PRESETS as MATGO_PRESETS
@@ -267,3 +267,93 @@ def _moves_digest(pair: list[str]) -> str:
             rec = json.loads((Path(d) / name).read_text())
             h.update(json.dumps(rec["moves"]).encode())
     return h.hexdigest()[:16]
+
+
+FOUR_SEATS = ["gwangpalgi", "gwangpalgi_last"]
+
+
+def _walk4(seed: int, steps: int, preset: str) -> MatgoState:
+    """A 4-seat (광팔기) game whose join/die questions the greedy bot answers, advanced
+    by ``steps`` random legal plays after them (stopping before the end)."""
+    g = new_game(PRESETS[preset], seed=seed, dealer=seed % 4)
+    while g.phase is Phase.JOIN:
+        g.step(GreedyBot().act(view(g, g.current), g.legal_actions(), random.Random(0), None))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = g.legal_actions()
+        nxt = g.clone()
+        nxt.step(legal[rng.randrange(len(legal))])
+        if nxt.over:
+            break
+        g = nxt
+    return g
+
+
+@pytest.mark.parametrize("preset", FOUR_SEATS)
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "capture"])
+def test_every_level_plays_legal_games_at_four_seats(preset: str, level: str) -> None:
+    for seed in range(3):
+        session = new_deal("gostop", seed, preset)
+        assert session.seats == 4
+        state = session.match.game  # type: ignore[attr-defined]
+        wrapped = [LeakCheckingBot(make_bot("gostop", level), state, s) for s in range(4)]
+        log = DecisionLog([[], [], [], []])
+        play(session, wrapped, [random.Random(seed + s) for s in range(4)], FAST, log)
+        assert state.over
+        out = session.outcome()
+        assert out["sitting_out"] is not None
+        assert wrapped[out["sitting_out"]].checked <= 1  # at most its join/die answer
+        assert [w.checked for w in wrapped] == [len(t) for t in log.times]
+
+
+@pytest.mark.parametrize("preset", FOUR_SEATS)
+@pytest.mark.parametrize("seed", range(4))
+def test_the_sitter_is_no_opponent(preset: str, seed: int) -> None:
+    g = _walk4(seed, 3 + 2 * seed, preset)
+    me, sitter = g.current, g.sitter
+    assert sitter >= 0 and me != sitter and g.hands[sitter] == 0
+    k = Knowledge.from_view(view(g, me))
+    assert k.opps == g.after[me] and sitter not in k.opps and len(k.opps) == 2
+    assert k.steal == 2 * k.w.steal  # a steal takes a 피 from each of the two who play
+    hidden = sum((g.hands[o] & ~g.revealed[o]).bit_count() for o in g.after[me])
+    assert k.opp_hand == hidden  # the sitter's seven cards lie under the pile, unseen
+    assert k.unseen.bit_count() == hidden + len(g.pile)
+    s = Knowledge.from_state(g, me)
+    for name in ("opps", "piles", "theirs", "unseen", "opp_hand", "steal"):
+        assert getattr(s, name) == getattr(k, name), name
+
+
+@pytest.mark.parametrize("preset", FOUR_SEATS)
+@pytest.mark.parametrize("bot", ["greedy", "capture", "search"])
+def test_a_reshuffle_of_the_unseen_cards_changes_no_decision(preset: str, bot: str) -> None:
+    """The bots read only their view at four seats: deal every card the seat cannot see
+    (the others' hands, the pile with the sitter's cards) again, consistently with its
+    view, and the answer stays the same."""
+    for seed in range(6):
+        g = _walk4(seed, 2 * seed, preset)
+        me, legal = g.current, g.legal_actions()
+        v = view(g, me)
+        picks = set()
+        for k in range(4):
+            w = g.clone()
+            if k:
+                w.resample_hidden(me, random.Random(100 * seed + k))
+                assert view(w, me) == v
+                assert (w.hands, w.pile) != (g.hands, g.pile)  # the unseen cards moved
+            picks.add(make_bot("gostop", bot).act(view(w, me), list(legal), random.Random(3), FAST))
+        assert len(picks) == 1 and picks <= set(legal)
+
+
+def test_greedy_dies_with_a_weak_hand_and_joins_with_a_strong_one() -> None:
+    answers: dict[int, int] = {}
+    for seed in range(40):
+        g = new_game(PRESETS["gwangpalgi"], seed=seed, dealer=seed % 4)
+        assert g.phase is Phase.JOIN
+        me = g.current
+        hand, floor = g.hands[me], g.floor
+        v = view(g, me)
+        for name in ("greedy", "capture", "search"):
+            a = make_bot("gostop", name).act(v, g.legal_actions(), random.Random(0), FAST)
+            assert a == join_or_die(hand, floor)
+        answers[join_or_die(hand, floor)] = answers.get(join_or_die(hand, floor), 0) + 1
+    assert set(answers) == {JOIN, DIE}  # both answers occur over forty deals

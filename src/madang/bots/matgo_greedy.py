@@ -13,7 +13,11 @@ against the opponents' threats (summed: at a table of three a 고 that fails pay
 share, 독박) and the cards left (고박 risk). 흔들기 is declared whenever a card of a
 triple is played, a 폭탄 is always worth it, and a bomb token is used when no card play
 is worth more than a free flip. With two seats every sum and maximum over the opponents
-is over one, and the bot is 맞고's as it always was.
+is over one, and the bot is 맞고's as it always was. With four seats (광팔기) the seat
+sitting the game out is no opponent (its cards lie under the draw pile, unseen), and the
+join/die question is answered by :func:`join_or_die`: join with a hand of strength
+:data:`JOIN_STRENGTH` or more (2 per 광, 1 per month held twice or more, 1 per card
+that pairs the floor), else die.
 
 The bot reads only the view (:class:`Knowledge.from_view`); the search bot reuses the
 same valuation on its own sampled worlds (:meth:`Knowledge.from_state`).
@@ -203,7 +207,8 @@ class Knowledge:
         me = v["seat"]
         k.me = me
         n = len(v["hand_counts"])
-        opps = k.opps = tuple((me + i) % n for i in range(1, n))
+        sitter = v.get("sitting_out")  # 광팔기: the seat sitting out plays no part
+        opps = k.opps = tuple(o for i in range(1, n) if (o := (me + i) % n) != sitter)
         k.opp = opps[0]
         k.steal = w.steal * len(opps)
         pub = v["public"]
@@ -414,6 +419,29 @@ def _go_decision(k: Knowledge) -> int:
     return A.GO if danger < allowance else A.STOP
 
 
+JOIN_STRENGTH = 4
+"""The hand strength from which :func:`join_or_die` joins a game of 광팔기."""
+
+
+def join_or_die(hand: int, floor: int) -> int:
+    """광팔기's join/die answer (``gostop.md`` §8.3) for ``hand`` facing ``floor``:
+    `join` when the hand's strength (2 per 광, 1 per month held twice or more, 1 per
+    card whose month is on the floor) is at least :data:`JOIN_STRENGTH`, else `die`
+    (sitting out risks nothing).
+
+    >>> hand = _mask(["01g", "03g", "05a", "07p1", "09p1", "10a", "11d"])
+    >>> join_or_die(hand, 0) == A.JOIN  # two 광
+    True
+    >>> join_or_die(hand & ~_mask(["03g"]), 0) == A.DIE
+    True
+    """
+    strength = 2 * (hand & GWANG_MASK).bit_count()
+    for mm in MONTH_MASK[1:13]:
+        held = (hand & mm).bit_count()
+        strength += (held >= 2) + (held if floor & mm else 0)
+    return A.JOIN if strength >= JOIN_STRENGTH else A.DIE
+
+
 def choose(k: Knowledge, legal: list[int]) -> int:
     """The greedy action for knowledge ``k`` among ``legal``."""
     if len(legal) == 1:
@@ -458,6 +486,8 @@ def choose(k: Knowledge, legal: list[int]) -> int:
         return A.GUKJIN_ANIMAL if animals >= 4 else A.GUKJIN_PI
     if phase is Phase.CHONGTONG:
         return A.CHONGTONG_STOP
+    if phase is Phase.JOIN:
+        return join_or_die(k.hand, k.floor)
     return legal[0]
 
 

@@ -363,6 +363,8 @@ class SearchBot:
         cap = budget.iterations or 1 << 30
         k = Knowledge.from_view(view, self.weights)
         prior = choose(k, legal)
+        if k.phase is Phase.JOIN:  # 광팔기's join/die: the greedy rule (join_or_die)
+            return prior
         if k.phase is Phase.GO_STOP:
             if not self.search_go:
                 return prior
