@@ -99,6 +99,17 @@ def _game(game: str) -> GameSpec:
     return g
 
 
+def table_seats(game: str, preset: str = "default", rules: dict[str, Any] | None = None) -> int:
+    """The seats at the table of ``game`` under ``preset`` with ``rules`` changed: the
+    session's, which may differ from the game's usual count (고스톱's ``gwangpalgi``
+    presets seat four, one sitting each game out).
+
+    >>> table_seats("matgo")
+    2
+    """
+    return new_deal(game, 0, preset, rules).seats
+
+
 def new_deal(
     game: str, deal_seed: int, preset: str = "default", rules: dict[str, Any] | None = None
 ) -> Session:
@@ -202,7 +213,7 @@ def _play_chunk(
     preset: str,
     limits: BotLimits,
 ) -> ChunkResult:
-    seats_n = _game(game).seats
+    seats_n = table_seats(game, preset, rules)
     out = ChunkResult(times=[[] for _ in agents])
     for d in deals:
         ds = deal_seed(seed, d)
@@ -454,7 +465,7 @@ def run_arena(
     budget = budget or Budget()
     g = _game(game)
     g.rules(preset, rules)  # bad presets and options fail here, before any worker starts
-    per_deal = len(rotations(g.seats, len(bots), bots))
+    per_deal = len(rotations(table_seats(game, preset, rules), len(bots), bots))
     limits = limits or BotLimits()
     for b in bots:
         make_agent(game, b, limits)  # unknown names fail here, before any worker starts

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from madang.arena import rotations, run_arena
+from madang.arena import rotations, run_arena, table_seats
 from madang.bots.base import BotLimits, Budget, make_agent
 from madang.cli import print_json
 from madang.core.errors import RuleConfigError
@@ -275,9 +275,10 @@ def _progress(
 
 def _run(args: argparse.Namespace) -> int:
     game = args.arena_game
-    seats = spec(game).seats
     if args.games < 1:
         raise RuleConfigError(f"the number of games must be positive, not {args.games}")
+    rules = _rules(args.rule)
+    seats = table_seats(game, args.preset, rules)  # bad presets and options fail here
     bots = [args.a, *_others(args.b if seats == 2 else args.others, seats)]
     per_deal = len(rotations(seats, seats, bots))
     deals = (args.games + per_deal - 1) // per_deal
@@ -285,8 +286,6 @@ def _run(args: argparse.Namespace) -> int:
     for name in dict.fromkeys(bots):
         _load_learned(game, name)
         make_agent(game, name, limits)  # an unknown bot fails before the progress bar starts
-    rules = _rules(args.rule)
-    spec(game).rules(args.preset, rules)  # so do bad presets and options
     if seats == 2:
         label = f"{game} {args.a} vs {bots[1]}"
     elif len(set(bots[1:])) == 1:

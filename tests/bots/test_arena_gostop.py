@@ -141,3 +141,53 @@ def test_the_shipped_gostop_ladder_is_complete() -> None:
     assert set(data["ratings"]) == set(bots) == set(data["points_ratings"])
     points = {b: data["points_ratings"][b]["points"] for b in bots}
     assert points["hard"] > points["normal"] > points["easy"]
+
+
+@pytest.mark.parametrize("preset", ["gwangpalgi", "gwangpalgi_last"])
+def test_four_seats_rotate_on_the_same_deck_with_the_gwang_sale_counted(
+    preset: str, tmp_path: Path
+) -> None:
+    """광팔기: four agents (the seat count of the preset's session, not the spec's three),
+    A at every seat of each deal, the sitter's net its 광값 alone."""
+    bots = ["search", "greedy", "random", "capture"]
+    r = run_arena(
+        "gostop", bots, deals=6, seed=2, budget=FAST, records=str(tmp_path), preset=preset
+    )
+    assert r["games"] == 24 and r["games_per_deal"] == 4 and len(r["agents"]) == 4
+    index = json.loads((tmp_path / "index.json").read_text())
+    sold = 0
+    for d in range(6):
+        games = [g for g in index["games"] if g["deal"] == d]
+        assert sorted(g["seats"].index("search") for g in games) == [0, 1, 2, 3]
+        recs = [json.loads((tmp_path / g["file"]).read_text()) for g in games]
+        assert len({tuple(rec["deck"]) for rec in recs}) == 1
+        for g, rec in zip(games, recs, strict=True):
+            state = replay(rec)
+            assert state.over and len(state.hands) == 4 and state.sitter >= 0
+            assert sum(g["net"]) == 0
+            sitter = bots.index(g["seats"][state.sitter])
+            gwang = sum(
+                pts if to == state.sitter else -pts
+                for frm, to, pts, why in state.payments
+                if why == "gwang_sale" and state.sitter in (frm, to)
+            )
+            assert g["net"][sitter] == gwang  # it sat out: its 광값 and nothing else
+            sold += gwang > 0
+    assert sold  # some seller was paid its 광값, and the points count it
+    agents = r["agents"]
+    assert [a["bot"] for a in agents] == bots
+    assert abs(sum(a["mean_points"] for a in agents)) < 1e-3
+    for a in agents:
+        lo, hi = a["ci95_points"]
+        assert lo <= a["mean_points"] <= hi
+
+
+def test_the_cli_seats_four_under_gwangpalgi(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["arena", "gostop", "--preset", "gwangpalgi", "--a", "greedy"]
+    args += ["--others", "random", "--games", "8", "--iterations", "2", "--budget-ms", "0"]
+    assert main([*args, "--json", "--no-progress"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["games"] == 8 and r["games_per_deal"] == 4
+    assert [a["bot"] for a in r["agents"]] == ["greedy", "random", "random", "random"]
+    assert main([*args[:6], "--others", "random,easy", "--no-progress"]) == 2
+    assert "one per other seat (3), not 2" in capsys.readouterr().err
