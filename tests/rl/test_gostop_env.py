@@ -1,5 +1,6 @@
-"""고스톱 as a PettingZoo AEC environment: three agents, masks the legal moves, an
-observation of each seat's view only, rewards the payments; Matgo's encoding unchanged."""
+"""고스톱 as a PettingZoo AEC environment: three agents (four with 광팔기), masks the legal
+moves (join/die included), an observation of each seat's view only, rewards the payments
+(광값 included); Matgo's encoding unchanged."""
 
 from __future__ import annotations
 
@@ -42,11 +43,54 @@ def test_pettingzoo_seed() -> None:
     seed_test(gostop_v0.env, num_cycles=200)
 
 
-#: The presets of a table of three (the environment's three agents).
-THREE = [name for name in sorted(PRESETS) if PRESETS[name].players == 3]
+#: The presets of a table of four (광팔기: the environment's four agents).
+FOUR = [name for name in sorted(PRESETS) if PRESETS[name].players == 4]
 
 
-@pytest.mark.parametrize("preset", THREE)
+@pytest.mark.parametrize("preset", FOUR)
+def test_pettingzoo_api_at_four_seats(preset: str) -> None:
+    env = gostop_v0.env(preset)
+    api_test(env, num_cycles=300)
+    assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert gostop_v0.raw_env(preset).encoding.seats == 4
+
+
+def test_four_agents_answer_join_or_die_and_the_sitter_gets_its_gwang_sale() -> None:
+    """광팔기 (``gwangpalgi``): the join/die question is in the masks of the seats asked,
+    and the seat sitting out gets nothing but its 광값 (when it sells)."""
+    raw = gostop_v0.raw_env("gwangpalgi")
+    join, die = (raw.encoding.action_id(m) for m in ("join", "die"))
+    rng = random.Random(5)
+    answers: set[int] = set()
+    sold = 0
+    for seed in range(12):
+        raw.reset(seed=seed)
+        session = raw.session
+        assert session is not None
+        returns = dict.fromkeys(raw.possible_agents, 0.0)
+        while not all(raw.terminations.values()):
+            agent = raw.agent_selection
+            legal = np.flatnonzero(raw.observe(agent)["action_mask"]).tolist()
+            if join in legal:
+                assert legal == [join, die] or legal == [join]  # 연사 금지 may bar die
+            action = int(rng.choice(legal))
+            answers |= {action} & {join, die}
+            raw.step(action)
+            for a in raw.possible_agents:
+                returns[a] += raw.rewards[a]
+        out = session.outcome()
+        sitter = raw.possible_agents[out["sitting_out"]]
+        gwang = sum(
+            pts if to == out["sitting_out"] else -pts
+            for frm, to, pts, why in session.payments()
+            if why == "gwang_sale" and out["sitting_out"] in (frm, to)
+        )
+        assert returns[sitter] == gwang and sum(returns.values()) == 0
+        sold += out["seller"] is not None and gwang > 0
+    assert answers == {join, die} and sold
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_masks_observations_and_rewards_follow_the_game(preset: str) -> None:
     """Beside the contract's session of the same deal: at every step each agent's mask
     is its legal moves (empty for a seat not asked), its observation the encoding of its
@@ -58,7 +102,9 @@ def test_masks_observations_and_rewards_follow_the_game(preset: str) -> None:
         raw.reset(seed=seed)
         session = raw.session
         assert session is not None
-        returns = [0.0] * 3
+        n = len(raw.possible_agents)
+        assert n == PRESETS[preset].players
+        returns = [0.0] * n
         while True:
             for i, agent in enumerate(raw.possible_agents):
                 obs = raw.observe(agent)
@@ -71,7 +117,7 @@ def test_masks_observations_and_rewards_follow_the_game(preset: str) -> None:
                 break
             agent = raw.agent_selection
             raw.step(int(rng.choice(np.flatnonzero(raw.observe(agent)["action_mask"]))))
-        net = [0] * 3
+        net = [0] * n
         for frm, to, points, _ in session.payments():
             net[frm] -= points
             net[to] += points
