@@ -357,3 +357,30 @@ def test_greedy_dies_with_a_weak_hand_and_joins_with_a_strong_one() -> None:
             assert a == join_or_die(hand, floor)
         answers[join_or_die(hand, floor)] = answers.get(join_or_die(hand, floor), 0) + 1
     assert set(answers) == {JOIN, DIE}  # both answers occur over forty deals
+
+
+@pytest.mark.parametrize("preset", FOUR_SEATS)
+@pytest.mark.parametrize("seed", range(3))
+def test_the_search_keeps_the_sitters_cards_under_the_pile(preset: str, seed: int) -> None:
+    """At four seats the search's worlds deal the two other players' hidden cards and the
+    pile again, the sitter's seven cards among the pile's: its hand stays empty."""
+    g = _walk4(seed, 2 + seed, preset)
+    me = g.current
+    worlds = _Worlds(view(g, me), me, random.Random(seed))
+    unseen = 0
+    for o in g.after[me]:
+        unseen |= g.hands[o] & ~g.revealed[o]
+    for c in g.pile:
+        unseen |= BIT[c]
+    for _ in range(8):
+        w = worlds.deal()
+        assert w.sitter == g.sitter and w.after == g.after and w.hands[g.sitter] == 0
+        assert w.hands[me] == g.hands[me] and len(w.pile) == len(g.pile)
+        dealt = 0
+        for o in g.after[me]:
+            assert w.hands[o].bit_count() == g.hands[o].bit_count()
+            dealt |= w.hands[o] & ~w.revealed[o]
+        for c in w.pile:
+            dealt |= BIT[c]
+        assert dealt == unseen
+        assert w.legal_actions() == g.legal_actions()
