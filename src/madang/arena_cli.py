@@ -12,7 +12,9 @@ games; in a game of more seats A meets the same bot in every other seat
 (``--others``), each deal played once with A at each seat, or a bot per other seat
 (``--others normal,easy``), each deal played once per seating of the bots
 (:func:`madang.arena.rotations`: at 고스톱's three seats, every permutation), and
-``--hands`` (or ``--games``) counts games. Counts are rounded up to whole deals; the
+``--hands`` (or ``--games``) counts games. The seats are those of the preset's table
+(:func:`madang.arena.table_seats`): ``madang arena gostop --preset gwangpalgi`` seats
+four (광팔기), A at each seat of every deal. Counts are rounded up to whole deals; the
 result gives every agent's mean points a game with its 95% interval. ``--preset`` and
 ``--rule NAME=VALUE`` (a JSON value, repeatable) choose the rules. A bot may be
 ``learned:PATH``, a policy saved by ``madang train`` (``policy.npz``) or by
@@ -71,7 +73,7 @@ def register_cli(sub: Any) -> None:
                 dest="games",
                 type=int,
                 default=200,
-                help=f"games (hands) to play ({g.seats} per deal)",
+                help=f"games (hands) to play ({g.seats} per deal; the preset's seat count)",
             )
         p.add_argument(
             "--a",

@@ -4,8 +4,10 @@
 The family's bots (:mod:`madang.bots.matgo_greedy`, :mod:`madang.bots.matgo_search`)
 play any table of the Go-Stop family: they read the seat count from the view, value a
 capture against every opponent, and the search deals every opponent's hidden hand
-afresh in each sampled world. The learned leaf evaluation (``search_value``) was fitted
-on 맞고 games and is not offered here.
+afresh in each sampled world. At four seats (광팔기) the seat sitting out is no opponent
+and the join/die question is answered by
+:func:`~madang.bots.matgo_greedy.join_or_die`. The learned leaf evaluation
+(``search_value``) was fitted on 맞고 games and is not offered here.
 
 >>> sorted(bot_names("gostop"))
 ['capture', 'easy', 'first', 'greedy', 'hard', 'normal', 'random', 'search']
