@@ -91,3 +91,27 @@ def test_quit_key_ends_the_session() -> None:
 def test_matgo_rules_are_refused() -> None:
     with pytest.raises(RuleConfigError, match="gostop rules"):
         GostopTerminal(level="easy", rules=MatgoRules(), seed=1, keys=Keys([]))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("preset", ["gwangpalgi", "gwangpalgi_last"])
+def test_four_seats_play_to_the_settlement(preset: str) -> None:
+    """광팔기 in the terminal: three bots, one of the four sitting out each game (the
+    person too, when it answers 죽기 or is 선+3); payments with 광값 sum to zero."""
+    from madang.gostop.rules import preset as gostop_preset
+
+    out = io.StringIO()
+    reader = Keys(["1", RIGHT, ENTER, "2", " ", "1", "0"] * 600)
+    term = GostopTerminal(
+        level="normal",
+        rules=gostop_preset(preset),
+        seed=3,
+        budget=Budget(None, 2),
+        console=Console(file=out, width=120, force_terminal=False),
+        keys=reader,  # type: ignore[arg-type]
+    )
+    term.run(3)
+    text = out.getvalue()
+    assert text.count("정산") == 3 and text.rstrip().endswith("끝! 고맙습니다.")
+    assert all(f"컴퓨터 {s}" in text for s in (1, 2, 3))
+    assert len(term.match.records) == 3
+    assert sum(term.series.balances) == 0
