@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(
     reason="chromium is not on the PATH (Debian's: apt-get install chromium; .ci/run does)",
 )
 
-TURNS = 7
+TURNS = 4
 """The person's turns measured (a hand ends sooner when somebody wins); the figures
 over more turns are `benchmarks/mahjong_pace.py`'s."""
 DECISION = 8.0
