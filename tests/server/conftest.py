@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -15,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from madang.server.app import create_app
 from madang.server.config import ServerConfig
-from madang.server.db import make_engine
+from madang.server.db import alembic_config, make_engine, metadata
 
 PG_URL = os.environ.get("MADANG_TEST_POSTGRES_URL")
 
@@ -28,21 +29,68 @@ BACKENDS = [
 ]
 
 
-def reset_postgres(url: str) -> None:
-    """Drop everything in the test database."""
+def reset_postgres(url: str, *, drop: bool = False) -> None:
+    """Empty the test database for the next test's app.
+
+    When it holds exactly this version's schema (the tables of ``db.metadata`` and
+    Alembic's at the head revision), every row is deleted and every sequence restarted:
+    about 0.1 s, where dropping the schema and migrating afresh takes 0.5-0.7 s, for each
+    of the few hundred app tests run on PostgreSQL. Anything else (an empty database, an
+    older or a foreign schema a test left), or everything when ``drop`` is set, is dropped
+    whole, for the app to migrate."""
     eng = make_engine(url)
-    with eng.begin() as c:
-        c.execute(sa.text("DROP SCHEMA public CASCADE"))
-        c.execute(sa.text("CREATE SCHEMA public"))
-    eng.dispose()
+    try:
+        with eng.begin() as c:
+            if not drop and _at_head(c):
+                for table in reversed(metadata.sorted_tables):
+                    c.execute(table.delete())
+                sequences = c.execute(
+                    sa.text("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")
+                ).scalars()
+                for name in list(sequences):
+                    c.execute(sa.text(f'ALTER SEQUENCE "{name}" RESTART'))
+                return
+            c.execute(sa.text("DROP SCHEMA public CASCADE"))
+            c.execute(sa.text("CREATE SCHEMA public"))
+    finally:
+        eng.dispose()
+
+
+def _at_head(c: sa.Connection) -> bool:
+    """Whether the database's public schema is exactly this version's."""
+    tables = set(
+        c.execute(sa.text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars()
+    )
+    if tables != {t.name for t in metadata.sorted_tables} | {"alembic_version"}:
+        return False
+    version = c.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
+    return version == [_head_revision()]
+
+
+@functools.cache
+def _head_revision() -> str | None:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database with no rows: empty, or (PostgreSQL) this version's schema emptied."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'madang.sqlite3'}"
     assert PG_URL is not None
     reset_postgres(PG_URL)
+    return PG_URL
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database with no schema at all, for the tests of the migrations themselves."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'madang.sqlite3'}"
+    assert PG_URL is not None
+    reset_postgres(PG_URL, drop=True)
     return PG_URL
 
 

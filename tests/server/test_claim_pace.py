@@ -105,7 +105,9 @@ def test_offers_that_ask_no_person_do_not_wait_for_the_decision_time(
     moves = c.get(f"/api/games/{gid}").json()["record"]["moves"]
     assert any(mv.split()[0] in "123" and mv.split()[1] == "pass" for mv in moves), moves
     assert len(pauses) > 10
-    assert all(0.02 <= s < 1.0 for s in pauses), pauses  # never the 5 s decision time
+    # never the 5 s decision time (a loaded machine may stretch one pause, not the hand)
+    assert all(0.02 <= s < 4.0 for s in pauses), pauses
+    assert statistics.median(pauses) < 0.5, pauses
 
 
 def offering_room(cfg: ServerConfig, *, people: int, seed: int) -> tuple[Room, Window]:

@@ -325,12 +325,12 @@ def _shared_engine() -> Any:
 # ---------------------------------------------------------------------- migration 0007
 
 
-def test_migration_0007_gives_existing_accounts_the_start_plus_their_net(db_url: str) -> None:
+def test_migration_0007_gives_existing_accounts_the_start_plus_their_net(empty_db_url: str) -> None:
     from alembic import command
 
     from madang.server.db import alembic_config
 
-    eng = make_engine(db_url)
+    eng = make_engine(empty_db_url)
     cfg = alembic_config()
     with eng.begin() as conn:
         cfg.attributes["connection"] = conn

@@ -158,14 +158,14 @@ def test_amounts_past_2_31_are_stored_and_read_back(db_url: str) -> None:
     eng.dispose()
 
 
-def test_migration_0005_widens_a_database_that_holds_games(db_url: str) -> None:
+def test_migration_0005_widens_a_database_that_holds_games(empty_db_url: str) -> None:
     """A database made before 0005 (its points in 32-bit columns on PostgreSQL), with a
     settled game, is migrated at start and then takes a payment past 2³¹."""
     from alembic import command
 
     from madang.server.db import alembic_config
 
-    eng = make_engine(db_url)
+    eng = make_engine(empty_db_url)
     cfg = alembic_config()
     with eng.begin() as conn:
         cfg.attributes["connection"] = conn
