@@ -137,11 +137,12 @@ def test_a_gostop_review_on_the_board_of_n_seats(
         record = page.evaluate(f"fetch('/api/games/{game_id}').then(r => r.json())")["record"]
         assert record["game"] == "gostop" and record["players"] == seats
         # the server's reviews are the library's (seed 0, the server's 60 samples): pick
-        # the seat and the decision to look at from them
+        # the seat and the decision to look at from them — the last seat that played a
+        # card where another was best, so its hand is one of the others along the top
         reviews = [review(record, s, samples=60)["decisions"] for s in range(seats)]
         seat, d = next(
             (s, d)
-            for s in range(seats)
+            for s in reversed(range(seats))
             for d in reviews[s]
             if d["best"] != d["move"] and d["best"].startswith("play ")
         )
