@@ -27,7 +27,7 @@ from madang.review import MARKS, ReviewError, review
 G3 = GostopRules()
 G4 = GostopRules(players=4)
 
-#: Chooses seat ``current``'s action in ``state`` instead of the capture bot (None: the bot).
+#: The action of the seat to move in a game, instead of the capture bot's (None: the bot's).
 Override = Callable[[MatgoState], int | None]
 
 
@@ -86,12 +86,13 @@ def test_a_late_go_that_throws_away_a_won_stop_is_a_blunder() -> None:
 
 def joined(first: int) -> tuple[dict[str, Any], int]:
     """Deal 3 at four seats (광팔기, 선 seat 0): seat 1, asked first, answers ``first``
-    (join or die) with a hand of one 광 and no pair; the record and the index (0)."""
+    (join or die) holding no 광 (02r 02p1 03p2 04r 06r 07r 07p2: two pairs, two cards
+    that pair the floor — the bots' rule would join); the record and the index (0)."""
     rec, _ = play(G4, 3, lambda g: first if g.phase is Phase.JOIN and not g.moves else None)
     return rec, 0
 
 
-def test_joining_with_a_weak_hand_is_scored_against_dying() -> None:
+def test_joining_without_gwang_is_scored_against_dying() -> None:
     rec, at = joined(A.JOIN)
     end = replay(rec)
     assert end.seller == 3 and end.sitter == 3  # both asked joined: 선+3 sold its 광
