@@ -214,7 +214,7 @@ def test_gostop_against_two_bots_by_clicking(server: str, browser: Any, axe: Axe
         page.wait_for_selector("[data-testid=replay-pos]")
         page.keyboard.press("ArrowRight")
         assert page.locator(".board.matgo.multi .opponents .opp").count() == 2
-        assert page.locator("[data-testid^=review-seat-]").count() == 0  # no 복기 yet
+        assert page.locator("[data-testid^=review-seat-]").count() == 3  # 복기 of each seat
         scan_korean(page, "gostop replay")
         shot(page, "gostop_replay_desktop")
         assert errors == []

@@ -158,3 +158,42 @@ def test_moves_are_not_slowed_while_reviews_run(make_client: Callable[..., TestC
         f" {m1 * 1000:.1f} ms with reviews running ({len(busy)} moves)"
     )
     assert m1 <= 2.0 * m0 + 0.05
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("default", 3), ("gwangpalgi", 4)])
+def test_a_finished_gostop_game_is_reviewed_at_each_seat(
+    make_client: Callable[..., TestClient], preset: str, seats: int
+) -> None:
+    """고스톱 at three seats and at four (광팔기): every seat's review from the same pool,
+    kept with the game; the seat range is the table's."""
+    from tests.server.test_gostop import hello, new_table, play_to_result
+
+    from madang.review import review as review_of
+
+    c = make_client(review_samples=30)
+    register(c)
+    bots = [{"kind": "bot", "level": "easy"}] * (seats - 1)
+    tid = new_table(c, {"game": "gostop", "preset": preset, "seats": [{"kind": "human"}, *bots]})
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        last = play_to_result(ws, 0, hello(ws), random.Random(5), seats=seats, prefer=("join",))
+    gid: int = last["result"]["game_id"]
+    record = c.get(f"/api/games/{gid}").json()["record"]
+    questions: list[str] = []
+    decisions = 0
+    for seat in range(seats):
+        r = c.get(f"/api/games/{gid}/review?seat={seat}")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["game"] == "gostop" and len(body["players"]) == seats
+        got = body["review"]
+        assert got["game"] == "gostop" and got["seat"] == seat and got["samples"] == 30
+        assert got == review_of(record, seat, samples=30)  # the seat's own, as the CLI's
+        decisions += len(got["decisions"])
+        for d in got["decisions"]:
+            assert d["mark"] in ("good", "inaccuracy", "mistake", "blunder") and d["best"]
+            questions += [d["question"]] if "question" in d else []
+        assert c.get(f"/api/games/{gid}/review?seat={seat}").json() == body  # kept
+    assert decisions > 0
+    if seats == 4:  # 선+1 was asked to join or die
+        assert "join" in questions
+    assert error_code(c.get(f"/api/games/{gid}/review?seat={seats}")) == "bad_request"

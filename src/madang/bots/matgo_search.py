@@ -50,6 +50,7 @@ from madang.bots.matgo_greedy import (
     Weights,
     _play_value,
     choose,
+    join_or_die,
     potential,
 )
 from madang.bots.matgo_static import CARD_VALUE, NIB_MAX, NIB_VALUE, hand_reach
@@ -545,3 +546,57 @@ def go_stop_values(
         "go_lose": lost / n,
         "samples": n,
     }
+
+
+def playout_to_end(s: MatgoState) -> None:
+    """:func:`playout` to the end of the game, with 광팔기's join/die questions still to
+    come answered by :func:`~madang.bots.matgo_greedy.join_or_die` (as every bot
+    answers them) rather than the timeout's `die`."""
+    step = s.step
+    while s.phase is not Phase.OVER:
+        if s.phase is Phase.JOIN:
+            step(join_or_die(s.hands[s.current], s.floor))
+        else:
+            step(rollout_action(s))
+
+
+def answer_values(
+    view: dict[str, Any],
+    legal: list[int],
+    rng: random.Random,
+    samples: int,
+    deadline: float = float("inf"),
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[list[dict[str, float]], int]:
+    """Every action of ``legal`` from ``view`` (the seat's own view) valued by what it
+    pays to the end of the game, as :func:`go_stop_values` values 고: in the same sampled
+    worlds (common random numbers), the action, then every seat plays on by the cheap
+    policy (:func:`playout_to_end`) to the end. Per action: ``expected`` the mean net
+    payment, ``win`` the share of worlds the seat ends paid (net above zero), ``lose``
+    the share it ends paying; and the number of worlds drawn (``samples``, or fewer at
+    ``deadline`` of ``clock``, at least one). The review scores the questions that
+    decide a whole game with it: 광팔기's join/die, 쇼당 and its answers."""
+    me = view["seat"]
+    worlds = _Worlds(view, me, rng)
+    n_pay = len(worlds.base.payments)
+    totals = [0] * len(legal)
+    won = [0] * len(legal)
+    lost = [0] * len(legal)
+    n = 0
+    while True:
+        base = worlds.deal()
+        for i, a in enumerate(legal):
+            world = base.clone()
+            world.step(a)
+            playout_to_end(world)
+            net = net_points(world, me, n_pay)
+            totals[i] += net
+            won[i] += net > 0
+            lost[i] += net < 0
+        n += 1
+        if n >= samples or clock() >= deadline:
+            break
+    return [
+        {"expected": t / n, "win": w / n, "lose": x / n}
+        for t, w, x in zip(totals, won, lost, strict=True)
+    ], n

@@ -4,10 +4,10 @@
 reviewed seat that offered a choice, scores the legal moves from that seat's view at
 that moment — never from the record's hidden cards (the other hands, the unseen stock):
 a review is computed only from what the record holds, and each decision only from what
-the seat could see then. The game's scorer (:mod:`madang.review.matgo`,
-:mod:`madang.review.mahjong`) gives every decision a :data:`MARKS` mark by what the
-move played lost against the best one, and the best move; the thresholds are in each
-scorer's module and in ``docs/review.md``.
+the seat could see then. The game's scorer (:mod:`madang.review.matgo` for the
+Go-Stop family, 맞고 and 고스톱; :mod:`madang.review.mahjong`) gives every decision a
+:data:`MARKS` mark by what the move played lost against the best one, and the best
+move; the thresholds are in each scorer's module and in ``docs/review.md``.
 
 The review is deterministic: each decision draws its sampled worlds from a generator
 seeded by ``seed`` and the move's index. ``samples`` caps the worlds per decision;
@@ -52,8 +52,8 @@ MARK_EN: Final = {
 """The English name of each mark."""
 
 DEFAULT_SAMPLES: Final = 400
-"""Sampled worlds per Matgo decision by default (a game's review in a few seconds of
-one core; ``docs/review.md`` has the measurement)."""
+"""Sampled worlds per decision of a Go-Stop game (맞고, 고스톱) by default (a game's
+review in a few seconds of one core; ``docs/review.md`` has the measurement)."""
 
 
 class ReviewError(MadangError):
@@ -95,12 +95,16 @@ def review(
         from madang.review.matgo import review_matgo
 
         decisions = review_matgo(record, seat, seed, samples, budget_ms)
+    elif game == "gostop":
+        from madang.review.matgo import review_gostop
+
+        decisions = review_gostop(record, seat, seed, samples, budget_ms)
     elif game == "mahjong":
         from madang.review.mahjong import review_mahjong
 
         decisions = review_mahjong(record, seat)
     else:
-        raise RecordError(f"cannot review a record of game {game!r}: matgo or mahjong")
+        raise RecordError(f"cannot review a record of game {game!r}: matgo, gostop or mahjong")
     return {
         "game": game,
         "seat": seat,

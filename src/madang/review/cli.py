@@ -1,4 +1,5 @@
-"""``madang matgo review`` and ``madang mahjong review``: the review of a finished game."""
+"""``madang matgo review``, ``madang gostop review`` and ``madang mahjong review``: the
+review of a finished game."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def add_review_parser(msub: Any, game: str) -> None:
         "--samples",
         type=int,
         default=DEFAULT_SAMPLES,
-        help=f"sampled worlds per decision (default {DEFAULT_SAMPLES}; Matgo)",
+        help=f"sampled worlds per decision (default {DEFAULT_SAMPLES}; Matgo and 고스톱)",
     )
     p.add_argument(
         "--budget-ms",
@@ -62,6 +63,12 @@ def table_text(result: dict[str, Any]) -> str:
                 f"  (스톱 {gs['stop']['expected']:+.2f}; 고 {gs['go']['expected']:+.2f},"
                 f" win {gs['go']['win']:.0%} lose {gs['go']['lose']:.0%})"
             )
+        elif "answers" in d:  # 고스톱's join/die and 쇼당: each answer to the end
+            odds = "; ".join(
+                f"{a['move']} {a['expected']:+.2f}, win {a['win']:.0%} lose {a['lose']:.0%}"
+                for a in d["answers"]
+            )
+            line += f"  ({odds})"
         elif "shanten" in d:
             line += f"  (shanten {d['shanten']}, ukeire {d['ukeire']}, risk {d['risk']:.2f})"
         lines.append(line)

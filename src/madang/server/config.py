@@ -68,7 +68,7 @@ class ServerConfig:
     """Reviews running or waiting at once; past that a request is answered ``busy``
     (503, ``retry_after``) at once."""
     review_samples: int = 400
-    """Sampled worlds per Matgo decision of a review (:mod:`madang.review`)."""
+    """Sampled worlds per Matgo or 고스톱 decision of a review (:mod:`madang.review`)."""
     login_failures: int = 5
     """Failed logins of one name from one address within ``login_window_s`` before that
     pair is blocked (60 s, doubling up to 15 minutes). The owner elsewhere is not."""

@@ -138,8 +138,9 @@ async def get_review(request: Request, game_id: int, seat: int = 0) -> dict[str,
     computed off the event loop in the review pool (``busy`` when it is full) and kept
     with the game."""
     g = await finished(request, game_id)
-    if not 0 <= seat < seats_of(g["game"]):
-        raise WireError("bad_request", f"seat must be 0-{seats_of(g['game']) - 1}")
+    n = len(g["players"])  # a player per seat (고스톱: 3, or 4 with 광팔기)
+    if not 0 <= seat < n:
+        raise WireError("bad_request", f"seat must be 0-{n - 1}")
     hub = hub_of(request)
     review = await hub.db(store.review_of, game_id, seat)
     if review is None:

@@ -123,5 +123,5 @@ export const gostopModule = {
   intro: gostopIntro,
   settlement: gostopSettlement,
   titlePoints: gostopTitlePoints,
-  review: false, // madang.review scores Matgo and mahjong: no 복기 buttons yet
+  review: true, // 복기: madang.review scores 고스톱 at three and four seats (docs/review.md)
 };

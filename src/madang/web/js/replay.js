@@ -126,6 +126,24 @@ export async function replayPage(root, gameId) {
           }),
         ),
       );
+    } else if (d.answers) {
+      // 고스톱's join/die and 쇼당: each answer's expected payment to the end of the game
+      const answers = d.answers.map((a) =>
+        // an answer with a sure result (죽기, a 쇼당 accepted by both) has no odds to give
+        t(a.win || a.lose ? "review.answer" : "review.answer_sure", {
+          move: mod.describeMove(a.move),
+          expected: a.expected,
+          win: Math.round(a.win * 100),
+          lose: Math.round(a.lose * 100),
+        }),
+      );
+      lines.push(
+        h(
+          "div",
+          { "data-testid": "review-answers" },
+          t("review.answers", { answers: answers.join(" · ") }),
+        ),
+      );
     } else if (d.shanten !== undefined) {
       lines.push(
         h("div", {}, t("review.hand", { shanten: d.shanten, ukeire: d.ukeire, risk: d.risk })),
