@@ -18,6 +18,7 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
+import numpy  # noqa: F401  (see below)
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -26,6 +27,12 @@ from tests.server import conftest
 from tests.server.live import Live, running
 
 from madang.server.app import create_app
+
+# numpy is imported here, before any test: the live server imports it lazily in its own
+# thread (the quick match's bots), and hypothesis' ``sampled_from`` looks up
+# ``sys.modules["numpy"].ndarray``; during that import the module is only partly
+# initialised and the lookup raised AttributeError in the test (seen once, on POST
+# /api/quick/cancel).
 
 COOKIE: dict[str, str] = {}
 
