@@ -58,7 +58,9 @@ def review_matgo(
         legal = state.legal_actions()
         if state.current == seat and len(legal) > 1:
             out.append(
-                _score(state.phase, view(state, seat), legal, action, i, seed, samples, budget_ms)
+                _score(
+                    state.phase, dict(view(state, seat)), legal, action, i, seed, samples, budget_ms
+                )
             )
         state.step(action)
     return out
