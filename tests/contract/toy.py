@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import Any, TypedDict
 
 from madang.core.errors import IllegalActionError, InvalidActionError
 from madang.core.game import GameSpec, Session, check_action, with_overrides
@@ -22,8 +22,20 @@ from madang.core.match import Match
 CARDS = ("a1", "a2", "b1", "b2", "c1", "c2")
 
 
-class PairsSession(Session):
-    """Games of pairs in series."""
+class PairsView(TypedDict):
+    """What a seat (or a spectator) knows of a game of pairs: its own hand only."""
+
+    game: str
+    seat: int | None
+    hands: list[list[str] | None]
+    counts: list[int]
+    floor: list[str]
+    points: list[int]
+    over: bool
+
+
+class PairsSession(Session[PairsView]):
+    """Games of pairs in series (no help for a person: the table shows the view)."""
 
     def __init__(self, preset_name: str, seed: int | None, overrides: object = None) -> None:
         with_overrides(preset(preset_name), overrides)  # bad names and options: errors
@@ -101,7 +113,7 @@ class PairsSession(Session):
             out.append(e)
         return out
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> PairsView:
         return {
             "game": "pairs",
             "seat": seat,
@@ -160,7 +172,7 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
         v = s.view(None)
         v["hands"] = [list(h) for h in s.hands]
-        return {"move": move, "events": events, "view": v}
+        return {"move": move, "events": events, "view": dict(v)}
 
     out = [frame(None, s.start_events())]
     for m in record["moves"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from typing import Any
@@ -13,9 +14,10 @@ def spawn(args: list[str]) -> Any:
     """``madang ARGS`` in a 50x120 xterm."""
     exe = shutil.which("madang")
     cmd, argv = (exe, args) if exe else (sys.executable, ["-m", "madang", *args])
-    return pexpect.spawn(
-        cmd, argv, encoding="utf-8", timeout=30, dimensions=(50, 120), env={"TERM": "xterm"}
-    )
+    env = {"TERM": "xterm"}
+    if "PYTHONPATH" in os.environ:  # (a checkout run with PYTHONPATH plays its own code)
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return pexpect.spawn(cmd, argv, encoding="utf-8", timeout=30, dimensions=(50, 120), env=env)
 
 
 def quits_cleanly(game: str) -> None:

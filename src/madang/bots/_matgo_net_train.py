@@ -58,7 +58,7 @@ def play(seed: int, iterations: int, epsilon: float) -> Rows:
         elif s.phase is Phase.PLAY and rng.random() < epsilon:
             a = rng.choice(legal)
         else:
-            a = bot.act(view(s, p), list(legal), rng, budget)
+            a = bot.act(dict(view(s, p)), list(legal), rng, budget)
         s.step(a)
     xs, ys, probs, leaves = [], [], [], []
     states = [k for k, _ in kept]

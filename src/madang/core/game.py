@@ -29,9 +29,11 @@ from __future__ import annotations
 import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast, runtime_checkable
+from typing import Any, Generic, Literal, Protocol, cast, runtime_checkable
+
+from typing_extensions import TypeVar
 
 from madang.core.match import Match
 
@@ -45,6 +47,16 @@ __all__ = [
     "pacing",
     "with_overrides",
 ]
+
+V = TypeVar("V", bound=Mapping[str, Any], default=Any)
+"""A game's view type (:meth:`Session.view`): a ``TypedDict`` per game (``MatgoView``,
+``MahjongView``); code that serves any game (the server's rooms, the arena, the bot
+runner) holds a bare ``Session``, whose views are untyped."""
+S = TypeVar("S", bound=Mapping[str, Any], default=V)
+"""A game's view as a table shows it to a person (:meth:`Session.annotate`): the view
+and its help (``MatgoTableView``); the view type itself for a game with no help."""
+S_co = TypeVar("S_co", bound=Mapping[str, Any], default=Any, covariant=True)
+_T = TypeVar("_T", bound=Mapping[str, Any])
 
 
 def with_overrides(base: Any, overrides: object) -> Any:
@@ -177,11 +189,16 @@ class GameSpec:
         return with_overrides(importlib.import_module(self.rules_module).preset(preset), overrides)
 
 
-class Session(ABC):
+class Session(ABC, Generic[V, S]):
     """A match in progress at a table, one game (or hand) at a time: the games in series
     and the balances are the generic :class:`~madang.core.match.Match` ``series`` (each
     session makes one of its seats); the game deals (:meth:`deal_next`) and says when a
-    match ends (:meth:`ends_match`)."""
+    match ends (:meth:`ends_match`).
+
+    Generic in the game's view type ``V`` (what :meth:`view` returns, a ``TypedDict``:
+    ``Session[MatgoView, MatgoTableView]``) and in ``S``, the view with a person's help
+    (what :meth:`annotate` returns; ``V`` itself where the game adds none:
+    ``Session[PairsView]``). A bare ``Session`` is any game's."""
 
     game: str
     seats: int
@@ -244,12 +261,13 @@ class Session(ABC):
         self, seat: int, bot: BotSeat, rng: random.Random, legal: list[int], strict: bool = False
     ) -> int:
         """What ``bot`` picks for ``seat`` among ``legal`` (some of the seat's legal
-        action ids) from the seat's :meth:`view` (:meth:`bot_move`)."""
+        action ids) from the seat's :meth:`view` (:meth:`bot_move`), given as a plain
+        dict (a copy: the bots' interface is any game's, ``dict[str, Any]``)."""
         from madang.core.errors import IllegalActionError
 
         if bot.bot is None or not legal:
             return self.default_move(seat)
-        choice = bot.bot.act(self.view(seat), list(legal), rng, bot.budget)
+        choice = bot.bot.act(dict(self.view(seat)), list(legal), rng, bot.budget)
         if choice not in legal:
             if strict:
                 raise IllegalActionError(f"the bot chose {choice!r}, not a legal action")
@@ -278,16 +296,18 @@ class Session(ABC):
         """``events`` as ``seat`` (``None``: spectator) may see them."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> V:
         """What ``seat`` (``None``: a spectator) knows of the current game: the view bots
-        and RL get, with no help for a person (:meth:`annotate`)."""
+        and RL get, with no help for a person (:meth:`annotate`), as the game's view
+        type (every key of it, and nothing else: ``tests/contract/test_view_types.py``)."""
 
-    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def annotate(self, view: V, seat: int | None) -> S:
         """``view`` (this session's :meth:`view` of ``seat`` now) with the help a person
         reads beside it (Matgo's piles, 족보 progress, 박 warnings; mahjong's discard
-        help), added in place and returned. The table adds it to the views it sends to
-        people; bots and RL never pay for it. A game without help returns ``view``."""
-        return view
+        help): the game's ``S``, the view's keys first. The table adds it to the views
+        it sends to people; bots and RL never pay for it. A game without help (whose
+        ``S`` is its ``V``) returns ``view``."""
+        return cast(S, view)
 
     @abstractmethod
     def payments(self) -> list[tuple[int, int, int, str]]:
@@ -366,7 +386,7 @@ class Session(ABC):
 
 
 @runtime_checkable
-class Pacing(Protocol):
+class Pacing(Protocol[S_co]):
     """The optional hook of a game whose moves others may claim in private (a mahjong
     discard or 가깡): the *offer*, the pause after such a move. The room shows it for
     the same time whether or not anyone was asked, and shows the seats that were not
@@ -380,7 +400,7 @@ class Pacing(Protocol):
         """The seats answering a private question now (a claim window), else []."""
         ...
 
-    def offered_view(self, seat: int | None) -> dict[str, Any]:
+    def offered_view(self, seat: int | None) -> S_co:
         """The view during an offer of a seat that is not answering it (or a spectator),
         as the table shows it to a person (its help added, :meth:`Session.annotate`)."""
         ...
@@ -395,7 +415,7 @@ class Pacing(Protocol):
         ...
 
 
-def pacing(session: Session) -> Pacing | None:
+def pacing(session: Session[Any, _T]) -> Pacing[_T] | None:
     """``session`` as a :class:`Pacing` game, or None where its game never offers.
 
     >>> from madang.core.registry import spec
@@ -408,7 +428,7 @@ def pacing(session: Session) -> Pacing | None:
     paced = _PACED.get(kind)
     if paced is None:  # isinstance on a runtime protocol is slow: once per class
         paced = _PACED[kind] = isinstance(session, Pacing)
-    return cast(Pacing, session) if paced else None
+    return cast("Pacing[_T]", session) if paced else None
 
 
 _PACED: dict[type, bool] = {}

@@ -219,7 +219,7 @@ class GostopEncoding:
         from madang.matgo.view import view
 
         for i, (s, seat) in enumerate(zip(states, seats, strict=True)):
-            out[i] = self.observe(view(s, seat))
+            out[i] = self.observe(dict(view(s, seat)))
 
     def render(self, view: dict[str, Any]) -> str:
         """The table of ``view`` as plain text, from the terminal renderer."""

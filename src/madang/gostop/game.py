@@ -30,7 +30,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from madang.core.errors import IllegalActionError, RecordError
+from madang.core.errors import IllegalActionError, RecordError, RuleConfigError
 from madang.core.game import GameSpec, with_overrides
 from madang.core.match import Match
 from madang.gostop.record import RULESET_VERSION, export_record
@@ -42,6 +42,7 @@ from madang.matgo.engine import MatgoState, new_game
 from madang.matgo.game import MatgoSession
 from madang.matgo.match import MatgoMatch
 from madang.matgo.rules import FirstDealer
+from madang.matgo.view import GostopTableView, GostopView, LoserSheet, MatgoView
 
 __all__ = [
     "SPEC",
@@ -159,11 +160,13 @@ class GostopSession(MatgoSession):
         self.seats = match.rules.players
         self.series = Match(self.seats)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        from madang.matgo.view import check_seat, seat_view
+    def view(self, seat: int | None) -> GostopView:
+        from madang.matgo.view import check_seat, is_gostop_view, seat_view
 
         check_seat(seat, self.seats)
         v = seat_view(self._public_view(), self.match.game, seat)
+        if not is_gostop_view(v):  # (never: 고스톱's rules seat three or more)
+            raise RuleConfigError(f"고스톱 is played by three or more, not {self.seats}")
         m = self.match
         v["match"] = {
             "game_no": self.game_no,
@@ -175,10 +178,14 @@ class GostopSession(MatgoSession):
         }
         return v
 
-    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def annotate(self, view: MatgoView, seat: int | None) -> GostopTableView:
         """Matgo's help (:meth:`MatgoSession.annotate`) and, once a 스톱 is settled, each
         loser's sheet (:func:`loser_sheets`): every loser pays with its own 박."""
+        from madang.matgo.view import is_gostop_table_view
+
         out = super().annotate(view, seat)
+        if not is_gostop_table_view(out):
+            raise RuleConfigError("not a view of 고스톱 (three seats or more)")
         sheets = loser_sheets(self.match.game)
         if sheets:
             out["sheets"] = sheets
@@ -225,7 +232,7 @@ class GostopSession(MatgoSession):
         self._version += 1
 
 
-def loser_sheets(state: MatgoState) -> list[dict[str, Any]]:
+def loser_sheets(state: MatgoState) -> list[LoserSheet]:
     """The score sheets of a 스톱 win, one per loser (``loser``: its seat) in turn order
     after the winner; [] while the game runs, after 나가리, or for a flat win (3뻑, 총통,
     whose one ``sheet`` every loser pays)."""
@@ -296,8 +303,10 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     state, moves = load_record(record)
 
     def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
-        v = annotate(view(state, None))
-        v["hands"] = [codes_of(h) for h in state.hands]
+        v: dict[str, Any] = {
+            **annotate(view(state, None)),
+            "hands": [codes_of(h) for h in state.hands],
+        }
         sheets = loser_sheets(state)
         if sheets:
             v["sheets"] = sheets

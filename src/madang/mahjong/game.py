@@ -8,12 +8,13 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from madang.core.errors import FairnessError, IllegalActionError, InvalidActionError
 from madang.core.game import BotSeat, GameSpec, Session, check_action, with_overrides
 from madang.core.match import Match
 from madang.mahjong.rules import RULESET_VERSION
+from madang.mahjong.view import MahjongTableView, MahjongView
 
 __all__ = [
     "SPEC",
@@ -27,7 +28,7 @@ __all__ = [
 ]
 
 
-class MahjongSession(Session):
+class MahjongSession(Session[MahjongView, MahjongTableView]):
     """Mahjong hands in series; a new match (from a fresh seed) after the last hand.
 
     ``offers``: whether a discard or 가깡 makes an offer (the room's pause: the session
@@ -122,7 +123,7 @@ class MahjongSession(Session):
         st = self.match.hand
         return list(st.pending) if st.phase in (PHASE_CLAIM, PHASE_ROB) else []
 
-    def offered_view(self, seat: int | None) -> dict[str, Any]:
+    def offered_view(self, seat: int | None) -> MahjongTableView:
         """The offer as the table shows it to a seat not asked (or a spectator), with
         the discard help of that moment."""
         st = self._offer if self.offering else self.match.hand
@@ -185,29 +186,28 @@ class MahjongSession(Session):
 
         return redact_all(events, seat)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> MahjongView:
         return self._view_of(self.match.hand, seat)
 
-    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def annotate(self, view: MahjongView, seat: int | None) -> MahjongTableView:
         """The view with the seat's discard help
         (:func:`madang.mahjong.view.discard_help`: on its turn, every discard that
         leaves the hand ready, its waits, and 엎어/불러)."""
         return self._help(view, self.match.hand, seat)
 
     @staticmethod
-    def _help(view: dict[str, Any], st: Any, seat: int | None) -> dict[str, Any]:
-        """``view`` (of ``st``) with what the board offers a person: the seat's
-        ``legal_actions`` in the notation and its discard ``help``."""
+    def _help(view: MahjongView, st: Any, seat: int | None) -> MahjongTableView:
+        """``view`` (of ``st``) with what the board offers a person, added in place: the
+        seat's ``legal_actions`` in the notation and its discard ``help``."""
         from madang.mahjong.engine import legal_actions
         from madang.mahjong.view import discard_help
 
-        view["legal_actions"] = (
-            [str(a) for a in legal_actions(st, seat)] if seat is not None else []
-        )
-        view["help"] = discard_help(st, seat) if seat is not None else None
-        return view
+        out = cast(MahjongTableView, view)  # the same dict, which the lines below complete
+        out["legal_actions"] = [str(a) for a in legal_actions(st, seat)] if seat is not None else []
+        out["help"] = discard_help(st, seat) if seat is not None else None
+        return out
 
-    def _view_of(self, st: Any, seat: int | None) -> dict[str, Any]:
+    def _view_of(self, st: Any, seat: int | None) -> MahjongView:
         """The engine's view of ``st`` (the hand, or an offer of it) with the match."""
         from madang.mahjong.view import view
 
@@ -329,10 +329,10 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
 
     def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
         v = view(state, None)
-        v["legal_actions"] = []  # a spectator's, as a table shows it
         for s in range(4):
             v["players"][s]["hand"] = view(state, s)["players"][s]["hand"]
-        return {"move": move, "events": list(events), "view": v}
+        shown: dict[str, Any] = {**v, "legal_actions": []}  # a spectator's, as a table shows it
+        return {"move": move, "events": list(events), "view": shown}
 
     out = [frame(None, list(state.deal_events))]
     for m in moves:

@@ -15,7 +15,7 @@ Tiles are shown with Korean labels: ``3만`` (만수), ``5통`` (통수), the wi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from madang.i18n import t
@@ -99,7 +99,7 @@ def index_of_key(key: str) -> int:
     return _KEYS.find(key) if len(key) == 1 else -1
 
 
-def melds_markup(melds: Sequence[dict[str, Any]]) -> str:
+def melds_markup(melds: Sequence[Mapping[str, Any]]) -> str:
     """Declared melds: ``뽕 백백백``, ``암깡 3만×4``."""
     parts = []
     for m in melds:
@@ -110,7 +110,7 @@ def melds_markup(melds: Sequence[dict[str, Any]]) -> str:
 
 
 def table_lines(
-    v: dict[str, Any], names: Sequence[str] = ("나", "오른쪽", "맞은편", "왼쪽")
+    v: Mapping[str, Any], names: Sequence[str] = ("나", "오른쪽", "맞은편", "왼쪽")
 ) -> list[str]:
     """The table as Rich-markup lines, seen from ``v["seat"]`` (seat 0 for a spectator):
     for every seat its wind, concealed count, melds, flowers, declaration and river;
@@ -206,7 +206,7 @@ def caption(event: dict[str, Any], names: Sequence[str] = ("P0", "P1", "P2", "P3
 
 
 def settlement_lines(
-    result: dict[str, Any] | None, names: Sequence[str] = ("P0", "P1", "P2", "P3")
+    result: Mapping[str, Any] | None, names: Sequence[str] = ("P0", "P1", "P2", "P3")
 ) -> list[str]:
     """The score sheet of a finished hand (a view's ``result``): every row that makes the
     total (판 × 판당 점수, 기본 점수, 나가리 적립), who pays what, the winning hand; at

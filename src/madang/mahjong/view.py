@@ -14,19 +14,187 @@ count; its order never appears. A spectator (``seat=None``) sees no concealed ti
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NotRequired, TypedDict
 
 from madang.core.errors import InvalidActionError
 from madang.mahjong.hand import waits
-from madang.mahjong.state import PHASE_DISCARD, HandState, WinInfo
+from madang.mahjong.state import PHASE_DISCARD, HandState, MeldInfo, WinInfo
 from madang.mahjong.tiles import NUM_KINDS, tile_name
 
-__all__ = ["declare_pan", "discard_help", "view"]
+__all__ = [
+    "Claim",
+    "DiscardHelp",
+    "HandShown",
+    "MahjongMatchInfo",
+    "MahjongTableView",
+    "MahjongView",
+    "Meld",
+    "Payment",
+    "Player",
+    "Result",
+    "SheetItem",
+    "Winner",
+    "declare_pan",
+    "discard_help",
+    "view",
+]
+
+Meld = TypedDict("Meld", {"kind": str, "tile": str, "from": int})
+"""A declared meld: ``pon``, ``kan`` or ``ankan``, its tile and the seat the claimed tile
+came from (-1 for ``ankan``)."""
+
+Claim = TypedDict("Claim", {"tile": str, "from": int})
+"""The tile offered in a claim window and the seat that offered it."""
+
+Payment = TypedDict("Payment", {"from": int, "to": int, "points": int, "reason": str})
+"""One payment of a hand."""
+
+
+class Player(TypedDict):
+    """One seat as a view shows it (its concealed tiles only to itself)."""
+
+    seat: int
+    wind: str
+    concealed: int
+    """How many concealed tiles it holds."""
+    hand: list[str] | None
+    """The viewer's own concealed tiles, else None."""
+    drawn: str | None
+    """The viewer's tile drawn this turn, on its turn to discard."""
+    melds: list[Meld]
+    river: list[str]
+    flowers: list[str]
+    declared: str | None
+    """``eopeo`` or ``bulleo`` once declared."""
+    double: bool
+    face_down: bool
+    waits: list[str] | None
+    """The waits a 불러 announced."""
+    golla: bool | None
+    """The viewer's own 골라 (else None)."""
+    my_waits: NotRequired[list[str] | None]
+    """The viewer's own only: its ready hand's waits between turns (None: not ready, or
+    holding a drawn tile)."""
+    jinting: NotRequired[bool | None]
+    """The viewer's own only: whether one of those waits is among its own discards."""
+
+
+class SheetItem(TypedDict):
+    """One pattern of a winner's sheet."""
+
+    name: str
+    name_ko: str
+    pan: int
+
+
+Winner = TypedDict(
+    "Winner",
+    {
+        "seat": int,
+        "by": str,  # ron (쏘아) or tsumo (올라)
+        "tile": str,
+        "from": int,  # the discarder (-1: 올라)
+        "hand": list[str],
+        "melds": list[Meld],
+        "flags": list[str],
+        "base_pan": int,
+        "extra_pan": int,
+        "base_points": int,
+        "total_pan": int,
+        "pan_value": int,
+        "pan_points": int,
+        "pot": int,
+        "points": int,
+        "ron_pays": int,
+        "sets": list[str],
+        "wait": str,
+        "items": list[SheetItem],
+    },
+)
+"""One winner of a finished hand and its score sheet."""
+
+
+class HandShown(TypedDict):
+    """A hand shown after a 나가리."""
+
+    seat: int
+    hand: list[str]
+    melds: list[Meld]
+
+
+class Result(TypedDict):
+    """A finished hand's result."""
+
+    nagari: bool
+    winners: list[Winner]
+    payments: list[Payment]
+    next_pot: int
+    dealer_keeps: bool
+    hands: NotRequired[list[HandShown]]
+    """After 나가리: every hand, shown as on an online table."""
+
+
+class MahjongMatchInfo(TypedDict):
+    """A table's match, which a session adds to its views (``match``)."""
+
+    scores: list[int]
+    hand_no: int
+    kyoku: int
+    repeat: int
+    """연장: hands in a row that this dealer has dealt before this one."""
+    rounds: int
+
+
+class MahjongView(TypedDict):
+    """What a seat (or a spectator) knows of a hand (:func:`view`,
+    :meth:`MahjongSession.view <madang.mahjong.game.MahjongSession.view>`)."""
+
+    game: str
+    seat: int | None
+    rules: dict[str, Any]
+    dealer: int
+    round_wind: str
+    pot: int
+    wall_count: int
+    turn: int
+    phase: str
+    pending: list[int]
+    claim: Claim | None
+    drew: bool
+    kan_draw: bool
+    answered: str | None
+    players: list[Player]
+    result: Result | None
+    match: NotRequired[MahjongMatchInfo]
+    """A table's match (a session's views only)."""
+
+
+class DiscardHelp(TypedDict):
+    """A discard that leaves the hand ready (:func:`discard_help`)."""
+
+    tile: str
+    waits: list[str]
+    jinting: list[str]
+    """Those waits among the seat's own discards (진팅)."""
+    eopeo: int | None
+    """엎어's 부가판 where it may go with this discard, else None."""
+    bulleo: int | None
+
+
+class MahjongTableView(MahjongView):
+    """A mahjong view as a table shows it to a person
+    (:meth:`MahjongSession.annotate <madang.mahjong.game.MahjongSession.annotate>`):
+    the seat's ``legal_actions`` in the notation and its discard ``help``."""
+
+    legal_actions: list[str]
+    help: list[DiscardHelp] | None
+
 
 _DECLARED = (None, "eopeo", "bulleo")
 
 
-def _names(kinds: Any) -> list[str]:
+def _names(kinds: Iterable[int]) -> list[str]:
     return [tile_name(k) for k in kinds]
 
 
@@ -34,7 +202,7 @@ def _hand_names(counts: list[int]) -> list[str]:
     return [tile_name(k) for k in range(NUM_KINDS) for _ in range(counts[k])]
 
 
-def view(state: HandState, seat: int | None) -> dict[str, Any]:
+def view(state: HandState, seat: int | None) -> MahjongView:
     """The knowledge of ``seat`` (0–3) or of a spectator (``None``), as a JSON-ready dict.
 
     Keys: ``seat``, ``rules``, ``dealer``, ``round_wind``, ``pot``, ``wall_count``,
@@ -53,12 +221,12 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
     """
     if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
         raise InvalidActionError(f"a view is for seat 0-3 or None (spectator), not {seat!r}")
-    players: list[dict[str, Any]] = []
+    players: list[Player] = []
     for s in range(4):
         counts = state.hands[s]
         own = s == seat
         declared = state.declared[s]
-        p: dict[str, Any] = {
+        p: Player = {
             "seat": s,
             "wind": tile_name(state.seat_wind(s)),
             "concealed": sum(counts),
@@ -68,7 +236,7 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
                 if own and state.turn == s and state.drawn >= 0 and state.phase == PHASE_DISCARD
                 else None
             ),
-            "melds": [m.to_dict() for m in state.melds[s]],
+            "melds": _melds(state.melds[s]),
             "river": _names(state.rivers[s]),
             "flowers": _names(state.flowers[s]),
             "declared": _DECLARED[declared],
@@ -78,13 +246,13 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
             "golla": state.golla[s] if own else None,
         }
         if own:
-            p.update(_own_waits(state, s))
+            p["my_waits"], p["jinting"] = _own_waits(state, s)
         players.append(p)
     if state.phase == PHASE_DISCARD:
         pending = list(state.pending)
     else:
         pending = [seat] if seat is not None and seat in state.pending else []
-    out: dict[str, Any] = {
+    out: MahjongView = {
         "game": "mahjong",
         "seat": seat,
         "rules": state.rules.to_dict(),
@@ -112,7 +280,7 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
     }
     res = state.result
     if res is not None:
-        out["result"] = {
+        result: Result = {
             "nagari": res.nagari,
             "winners": [_winner(w) for w in res.winners],
             "payments": [
@@ -122,12 +290,16 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
             "dealer_keeps": res.dealer_keeps,
         }
         if res.nagari:  # 나가리: every hand is shown, as on an online table
-            out["result"]["hands"] = [
-                {"seat": s, "hand": _hand_names(state.hands[s]),
-                 "melds": [m.to_dict() for m in state.melds[s]]}
+            result["hands"] = [
+                {"seat": s, "hand": _hand_names(state.hands[s]), "melds": _melds(state.melds[s])}
                 for s in range(4)
-            ]  # fmt: skip
+            ]
+        out["result"] = result
     return out
+
+
+def _melds(melds: Iterable[MeldInfo]) -> list[Meld]:
+    return [{"kind": m.kind, "tile": tile_name(m.tile), "from": m.source} for m in melds]
 
 
 def declare_pan(first_discard: bool) -> dict[str, int]:
@@ -140,7 +312,7 @@ def declare_pan(first_discard: bool) -> dict[str, int]:
     return {"eopeo": by_name("eopeo").pan, "bulleo": by_name("bulleo").pan}
 
 
-def discard_help(state: HandState, seat: int) -> list[dict[str, Any]] | None:
+def discard_help(state: HandState, seat: int) -> list[DiscardHelp] | None:
     """On ``seat``'s own turn: every discard that leaves the hand ready, with its waits
     (and which of them are 진팅: in the seat's own discards) and whether 엎어 / 불러 may
     go with it (their 부가판); ``None`` when it is not ``seat``'s turn to discard.
@@ -158,7 +330,7 @@ def discard_help(state: HandState, seat: int) -> list[dict[str, Any]] | None:
     counts = state.hands[seat]
     melds = len(state.melds[seat])
     discarded = state.discarded[seat]
-    out: list[dict[str, Any]] = []
+    out: list[DiscardHelp] = []
     for a in legal:
         if a.verb != "discard" or a.declare:
             continue
@@ -182,21 +354,18 @@ def discard_help(state: HandState, seat: int) -> list[dict[str, Any]] | None:
     return out
 
 
-def _own_waits(state: HandState, seat: int) -> dict[str, Any]:
+def _own_waits(state: HandState, seat: int) -> tuple[list[str] | None, bool | None]:
     """A seat's own waits while its hand is ready between turns, and whether it is in
     진팅 (furiten: a wait among its own discards); ``None`` while holding a drawn tile."""
     counts = state.hands[seat]
     if sum(counts) % 3 != 1:
-        return {"my_waits": None, "jinting": None}
+        return None, None
     ws = waits(counts, len(state.melds[seat]), state.rules.quad_as_two_pairs)
     discarded = state.discarded[seat]
-    return {
-        "my_waits": _names(ws),
-        "jinting": any(discarded >> k & 1 for k in ws),
-    }
+    return _names(ws), any(discarded >> k & 1 for k in ws)
 
 
-def _winner(w: WinInfo) -> dict[str, Any]:
+def _winner(w: WinInfo) -> Winner:
     sheet = w.sheet
     return {
         "seat": w.seat,
@@ -204,7 +373,7 @@ def _winner(w: WinInfo) -> dict[str, Any]:
         "tile": tile_name(w.tile),
         "from": w.source,
         "hand": _names(w.hand),
-        "melds": [m.to_dict() for m in w.melds],
+        "melds": _melds(w.melds),
         "flags": sorted(w.flags),
         "base_pan": sheet.base_pan,
         "extra_pan": sheet.extra_pan,

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import random
 from _random import Random as _CRandom  # random.Random's generator, in C
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
 from itertools import starmap
 from operator import itemgetter
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NotRequired, TypedDict
 
 from madang.core.errors import (
     IllegalActionError,
@@ -93,6 +93,39 @@ class Phase(IntEnum):
     OVER = 6  #: the game has ended
     JOIN = 7  #: 광팔기 (gostop.md §8.3): join the game or die (sit it out)
     SHODANG = 8  #: 쇼당 (gostop.md §7): accept or refuse the call
+
+
+class Pending(TypedDict):
+    """Who must answer what (:meth:`MatgoState.pending`; ``{}`` once the game is over):
+    the ``seat``, its ``question`` (the phase's name in lower case) and, at a 패 선택,
+    the two floor cards it chooses between (``options``)."""
+
+    seat: NotRequired[int]
+    question: NotRequired[str]
+    options: NotRequired[list[str]]
+
+
+class TurnDict(TypedDict):
+    """The turn in progress as a view publishes it (:meth:`Turn.to_dict`, the view's
+    ``turn``; ``docs/rules/matgo.md``)."""
+
+    mode: str
+    """The :class:`TurnMode`'s name in lower case (``none``, ``play`` …)."""
+    card: str | None
+    """The card played from the hand (None: none this turn)."""
+    month: int | None
+    """The month of the play or the 폭탄."""
+    pair: list[str]
+    captured: list[str]
+    """The cards taken this turn, not yet in the pile (its bonus cards included)."""
+    bonus: list[str]
+    flipped: str | None
+    """The flipped card awaiting a 패 선택."""
+    options: list[str]
+    """The two floor cards of a 패 선택."""
+    last: bool
+    steals: list[str]
+    """The 피 steals owed at the end of the turn, by reason."""
 
 
 class TurnMode(IntEnum):
@@ -181,7 +214,7 @@ class Turn:
                 self.options, self.last, tuple(self.steals), self.makers,
                 self.bonus_played)  # fmt: skip
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TurnDict:
         """The turn as the view publishes it (see ``docs/rules/matgo.md``)."""
         played = self.mode in PLAYED_CARD_MODES
         return {
@@ -326,11 +359,11 @@ class MatgoState:
             m |= BIT[t.flip]
         return m
 
-    def pending(self) -> dict[str, Any]:
+    def pending(self) -> Pending:
         """Who must answer what (``{}`` once the game is over)."""
         if self.phase is _P_OVER:
             return {}
-        out: dict[str, Any] = {"seat": self.current, "question": self.phase.name.lower()}
+        out: Pending = {"seat": self.current, "question": self.phase.name.lower()}
         if self.phase in (_P_PICK_PLAY, _P_PICK_FLIP):
             out["options"] = [CODES[c] for c in cards_of(self.turn.options)]
         return out
@@ -1216,7 +1249,7 @@ class MatgoState:
         return s
 
     @classmethod
-    def from_view(cls, v: dict[str, Any], rng: random.Random) -> MatgoState:
+    def from_view(cls, v: Mapping[str, Any], rng: random.Random) -> MatgoState:
         """A full state consistent with a seat's view (:func:`madang.matgo.view.view`):
         every visible fact kept exactly, the cards the seat cannot see (the opponent's
         unrevealed hand and the draw pile) dealt at random (OpenSpiel's
@@ -1241,7 +1274,7 @@ class MatgoState:
             raise RecordError(f"bad view: {e}") from None
 
     @classmethod
-    def _from_view(cls, v: dict[str, Any], seat: int, rng: random.Random) -> MatgoState:
+    def _from_view(cls, v: Mapping[str, Any], seat: int, rng: random.Random) -> MatgoState:
         pub = v["public"]
         rules = rules_class(v.get("game", "matgo")).from_dict(pub["rules"])
         s = cls.blank(rules, dealer=v["dealer"], carry=v["carry"])

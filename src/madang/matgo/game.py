@@ -14,6 +14,7 @@ from madang.core.game import BotSeat, GameSpec, Session, check_action, with_over
 from madang.core.match import Match
 from madang.matgo.actions import NUM_ACTIONS
 from madang.matgo.rules import RULESET_VERSION
+from madang.matgo.view import MatgoPosition, MatgoTableView, MatgoView
 
 if TYPE_CHECKING:
     from madang.matgo.match import MatgoMatch
@@ -26,7 +27,7 @@ _TIMEOUT_DEFAULTS = frozenset({"go_stop", "chongtong", "join", "shodang"})
 and accepting a 쇼당), not the bot's."""
 
 
-class MatgoSession(Session):
+class MatgoSession(Session[MatgoView, MatgoTableView]):
     """Matgo games in series (the winner deals the next, 나가리 doubles the next)."""
 
     ACTION_COUNT: ClassVar[int] = NUM_ACTIONS
@@ -38,9 +39,9 @@ class MatgoSession(Session):
         self.match = match
         self.series = Match(2)
         self._version = 0  # bumped by every change of the position
-        self._public: tuple[int, dict[str, Any]] | None = None
+        self._public: tuple[int, MatgoPosition] | None = None
 
-    def _public_view(self) -> dict[str, Any]:
+    def _public_view(self) -> MatgoPosition:
         """The position's public view, computed once for every seat and the bots."""
         from madang.matgo.view import public_view
 
@@ -104,7 +105,7 @@ class MatgoSession(Session):
 
         return [redact(e, seat) for e in events]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> MatgoView:
         from madang.matgo.cards import MONTH
         from madang.matgo.view import seat_view
 
@@ -124,16 +125,14 @@ class MatgoSession(Session):
         }
         return v
 
-    def annotate(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """The view with :func:`madang.matgo.view.help_of` it (piles, progress, points,
-        warnings, multipliers in force) and, on the seat's turn, its ``legal`` moves in
-        the notation (what the board offers)."""
+    def annotate(self, view: MatgoView, seat: int | None) -> MatgoTableView:
+        """The view with, on the seat's turn, its ``legal`` moves in the notation (what
+        the board offers) and :func:`madang.matgo.view.help_of` it (piles, progress,
+        points, warnings, multipliers in force)."""
         from madang.matgo.view import annotate
 
         legal = self.legal(seat) if seat is not None else []
-        if legal:
-            view["legal"] = [self.action_to_string(a) for a in legal]
-        return annotate(view)
+        return annotate(view, [self.action_to_string(a) for a in legal])
 
     def payments(self) -> list[tuple[int, int, int, str]]:
         return [(f, t, p, r) for f, t, p, r in self.match.game.payments]
@@ -230,8 +229,10 @@ def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     state, moves = load_record(record)
 
     def frame(move: str | None, events: list[Any]) -> dict[str, Any]:
-        v = annotate(view(state, None))
-        v["hands"] = [codes_of(state.hands[0]), codes_of(state.hands[1])]
+        v: dict[str, Any] = {
+            **annotate(view(state, None)),
+            "hands": [codes_of(state.hands[0]), codes_of(state.hands[1])],
+        }
         return {"move": move, "events": [event_to_dict(e) for e in events], "view": v}
 
     out = [frame(None, list(state.events))]

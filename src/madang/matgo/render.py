@@ -12,7 +12,7 @@ Every word comes from the message catalogue (:mod:`madang.i18n`), as in the brow
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from madang.i18n import MissingMessage, t
@@ -110,7 +110,7 @@ def dan_progress(codes: Sequence[str]) -> str:
     return " ".join(parts)
 
 
-def _pile_lines(v: dict[str, Any], p: int, last: set[str]) -> list[str]:
+def _pile_lines(v: Mapping[str, Any], p: int, last: set[str]) -> list[str]:
     """The four piles of seat ``p``, 국진 where it counts for its holder (D7)."""
     codes = v["captured"][p]
     as_pi = (v.get("gukjin_as") or [None] * len(v["captured"]))[p] == "pi"
@@ -132,7 +132,7 @@ def _pile_lines(v: dict[str, Any], p: int, last: set[str]) -> list[str]:
     return out
 
 
-def score_line(v: dict[str, Any], p: int) -> str:
+def score_line(v: Mapping[str, Any], p: int) -> str:
     """Points per category, 족보 progress, the multipliers in force and how 국진 counts."""
     parts = [f"{t('matgo.jokbo.' + i['name'])} {i['points']}" for i in v["score_items"][p]]
     prog = v["progress"][p]
@@ -159,7 +159,7 @@ def multiplier_name(m: dict[str, Any]) -> str:
     return t(f"matgo.mult.{name}")
 
 
-def mission_line(v: dict[str, Any], names: Sequence[str]) -> str | None:
+def mission_line(v: Mapping[str, Any], names: Sequence[str]) -> str | None:
     """미션: its cards, multiplier and how many of them each seat holds (``names`` in the
     order of :func:`_seats`: the viewer first)."""
     info = v.get("mission_info")
@@ -177,22 +177,22 @@ def mission_line(v: dict[str, Any], names: Sequence[str]) -> str | None:
     return f"   [bold yellow]{head}[/]: {cards_markup(info['cards'])}  ({', '.join(held)})"
 
 
-def _seats(v: dict[str, Any]) -> tuple[int, ...]:
+def _seats(v: Mapping[str, Any]) -> tuple[int, ...]:
     """The viewer's seat (0 for a spectator), then the others in turn order after it."""
     me = v["seat"] if v["seat"] is not None else 0
     n = len(v["hand_counts"])
     return tuple((me + i) % n for i in range(n))
 
 
-def table_lines(v: dict[str, Any], names: Sequence[str] = ("나", "상대")) -> list[str]:
+def table_lines(v: Mapping[str, Any], names: Sequence[str] = ("나", "상대")) -> list[str]:
     """The table as Rich-markup lines, seen from ``v["seat"]`` (0 if a spectator), with
     the help a person reads (:func:`madang.matgo.view.annotate`, added if ``v`` has none).
     ``names``: the viewer's, then each other seat's in turn order after it; the other
     seats are drawn above the floor, the one playing last at the top."""
-    from madang.matgo.view import HELP_KEYS, annotate
+    from madang.matgo.view import HELP_KEYS, help_of
 
     if HELP_KEYS[0] not in v:
-        v = annotate(dict(v))
+        v = {**v, **help_of(v)}
     me, *others = _seats(v)
     lines = []
     last = {c for c in v.get("last_played", []) if c}

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
-from typing import Final
+from typing import Final, TypedDict
 
 from madang.core.errors import RecordError
 from madang.core.slots import register_values
@@ -237,6 +237,34 @@ class Multiplier:
     factor: int
 
 
+class SheetItemDict(TypedDict):
+    """One 족보 of a score sheet as records and views give it."""
+
+    name: str
+    name_ko: str
+    points: int
+
+
+class MultiplierDict(TypedDict):
+    """One multiplier of a score sheet as records and views give it."""
+
+    name: str
+    name_ko: str
+    factor: int
+
+
+class SheetDict(TypedDict):
+    """A score sheet as records and views give it (:meth:`ScoreSheet.to_dict`)."""
+
+    items: list[SheetItemDict]
+    jokbo: int
+    go: int
+    base: int
+    multipliers: list[MultiplierDict]
+    points: int
+    gukjin: dict[str, str]
+
+
 @dataclass(frozen=True)
 class ScoreSheet:
     """What a settlement screen shows: every item, every multiplier and the result."""
@@ -262,7 +290,7 @@ class ScoreSheet:
                 points *= m.factor
         return points
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> SheetDict:
         return {
             "items": [
                 {"name": i.name, "name_ko": i.name_ko, "points": i.points} for i in self.items

@@ -19,8 +19,9 @@ it shows a person; bots and RL never compute them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict, TypeGuard, cast
 
 from madang.matgo.cards import (
     ANIMAL_MASK,
@@ -37,9 +38,223 @@ from madang.matgo.cards import (
     parse_card,
     pi_value,
 )
-from madang.matgo.engine import MatgoState, Phase, rules_class
+from madang.matgo.engine import MatgoState, Pending, Phase, TurnDict, rules_class
 from madang.matgo.rules import MatgoRules
-from madang.matgo.scoring import bak_risks, jokbo_items
+from madang.matgo.scoring import SheetDict, bak_risks, jokbo_items
+
+__all__ = [
+    "HELP_KEYS",
+    "FloorMonth",
+    "GostopPosition",
+    "GostopTable",
+    "GostopTableView",
+    "GostopView",
+    "InForce",
+    "LoserSheet",
+    "MatgoHelp",
+    "MatgoMatchInfo",
+    "MatgoPosition",
+    "MatgoPublic",
+    "MatgoTableView",
+    "MatgoView",
+    "MissionInfo",
+    "Payment",
+    "Pending",
+    "Piles",
+    "Progress",
+    "ScoreItem",
+    "Shodang",
+    "StopNow",
+    "TurnDict",
+    "annotate",
+    "check_seat",
+    "help_of",
+    "is_gostop_table_view",
+    "is_gostop_view",
+    "public_view",
+    "seat_view",
+    "view",
+]
+
+
+class FloorMonth(TypedDict):
+    """The floor's cards of one month."""
+
+    month: int
+    cards: list[str]
+    ppeok: int | None
+    """The seat whose 뻑 made the stack (None: no 뻑 stack)."""
+    bonus: list[str]
+    """Bonus cards lying on the stack."""
+
+
+class MissionInfo(TypedDict):
+    """미션 (mission): its cards, multiplier, and the cards of it each seat holds."""
+
+    name: str
+    cards: list[str]
+    multiplier: int
+    held: list[list[str]]
+    done: list[bool]
+
+
+class StopNow(TypedDict):
+    """At the 고/스톱 question: what 스톱 pays now."""
+
+    seat: int
+    points: int
+    sheet: SheetDict
+
+
+Payment = TypedDict("Payment", {"from": int, "to": int, "points": int, "reason": str})
+"""One payment of a game: ``from`` pays ``to`` ``points`` for ``reason``."""
+
+
+class Shodang(TypedDict):
+    """쇼당 (shodang) in progress: who called it, who accepted, who refused."""
+
+    by: int | None
+    accepted: list[int]
+    refused: list[int]
+
+
+class GostopTable(TypedDict):
+    """What a table of three or more knows besides Matgo's (``gostop.md`` §7, §8)."""
+
+    no_die: list[int]
+    """The seats that may not die (연사 금지: 광팔기)."""
+    gwang_due: int
+    shodang: Shodang
+    bonus_played: bool
+    """The seat to act played a bonus card this turn (쇼당 comes before one)."""
+
+
+class MatgoPublic(TypedDict):
+    """The facts of the position a table's software keeps (``public``)."""
+
+    rules: dict[str, Any]
+    """The game's rules (``to_dict``)."""
+    go_score: list[int]
+    turns: list[int]
+    ppeok_turns: list[int]
+    no_shake: list[list[int]]
+    """Per seat, the months it may no longer shake."""
+    table: NotRequired[GostopTable]
+    """고스톱 only (three seats or more)."""
+
+
+class MatgoPosition(TypedDict):
+    """What everyone may know of a position (:func:`public_view`): every key of a view
+    but ``game``, ``seat``, ``hand`` and ``sheet``."""
+
+    dealer: int
+    phase: str
+    """The :class:`~madang.matgo.engine.Phase`'s name in lower case."""
+    pending: Pending
+    """Who must answer what (``{}`` once the game is over)."""
+    hand_counts: list[int]
+    revealed: list[list[str]]
+    """Per seat, the cards of its hand a 흔들기 or 총통 showed."""
+    floor: list[FloorMonth]
+    pile: int
+    """The draw pile's count."""
+    captured: list[list[str]]
+    scores: list[int]
+    go: list[int]
+    shakes: list[int]
+    tokens: list[int]
+    ppeok: list[int]
+    carry: int
+    """The 나가리 multiplier carried into this game."""
+    mission: str | None
+    gukjin: str
+    """How a 국진 counts: ``free`` (its holder chooses), ``animal`` or ``pi``."""
+    gukjin_as: list[str | None]
+    mission_info: MissionInfo | None
+    last_played: list[str | None]
+    stop_now: StopNow | None
+    turn: TurnDict
+    payments: list[Payment]
+    public: MatgoPublic
+    over: bool
+    winner: int | None
+    points: int
+
+
+class MatgoMatchInfo(TypedDict):
+    """A table's match, which a session adds to its views (``match``)."""
+
+    game_no: int
+    balances: list[int]
+    first_draws: list[list[int | None]]
+    """선 결정: per round the months each seat drew (None: not drawing). Months only."""
+    first_dealer_rule: str
+
+
+class MatgoView(MatgoPosition):
+    """What a seat (or a spectator) knows of a game of 맞고 (:func:`view`,
+    :meth:`MatgoSession.view <madang.matgo.game.MatgoSession.view>`). ``docs/protocol.md``
+    describes every key."""
+
+    game: str
+    seat: int | None
+    hand: NotRequired[list[str]]
+    """The seat's own hand (a spectator's view has none)."""
+    sheet: NotRequired[SheetDict]
+    """The finished game's score sheet, once there is one."""
+    match: NotRequired[MatgoMatchInfo]
+    """A table's match (a session's views only)."""
+
+
+class GostopPosition(MatgoPosition):
+    """What everyone may know of a position of 고스톱: Matgo's, and who sits out and
+    who sold (광팔기: seats, or None); its ``public`` has the ``table``."""
+
+    sitting_out: int | None
+    seller: int | None
+
+
+class GostopView(MatgoView, GostopPosition):
+    """What a seat (or a spectator) knows of a game of 고스톱 (three seats or more):
+    Matgo's view with :class:`GostopPosition`'s keys."""
+
+
+class ScoreItem(TypedDict):
+    """One 족보 that scores now."""
+
+    name: str
+    points: int
+
+
+class Progress(TypedDict):
+    """족보 progress of a captured pile: cards of each kind, and of each set (of 3)."""
+
+    gwang: int
+    yeol: int
+    tti: int
+    pi: int
+    godori: int
+    hongdan: int
+    cheongdan: int
+    chodan: int
+
+
+class Piles(TypedDict):
+    """A captured pile as the board lays it out."""
+
+    gwang: list[str]
+    yeol: list[str]
+    tti: list[str]
+    pi: list[str]
+
+
+class InForce(TypedDict):
+    """A multiplier a seat's win would get whatever the piles (3고 and up, 흔들기,
+    a mission, the 나가리 carry)."""
+
+    name: str
+    count: NotRequired[int]
+    factor: int
 
 
 class MatgoHelp(TypedDict):
@@ -47,14 +262,35 @@ class MatgoHelp(TypedDict):
 
     warnings: list[list[str]]
     """The 박 the seat risks now (``pibak``, ``gwangbak``, ``meongtta``, ``gobak``)."""
-    score_items: list[list[dict[str, Any]]]
-    """The 족보 that score now: ``{"name", "points"}``, summing to the view's ``scores``."""
-    progress: list[dict[str, int]]
+    score_items: list[list[ScoreItem]]
+    """The 족보 that score now, summing to the view's ``scores``."""
+    progress: list[Progress]
     """Cards of each kind (국진 where it counts) and of each set (out of 3)."""
-    piles: list[dict[str, list[str]]]
-    """The captured pile as the board lays it out: ``gwang``, ``yeol``, ``tti``, ``pi``."""
-    in_force: list[list[dict[str, Any]]]
+    piles: list[Piles]
+    """The captured pile as the board lays it out."""
+    in_force: list[list[InForce]]
     """The multipliers the seat's win would get whatever the piles."""
+
+
+class MatgoTableView(MatgoView, MatgoHelp):
+    """A Matgo view as a table shows it to a person (:meth:`MatgoSession.annotate
+    <madang.matgo.game.MatgoSession.annotate>`): the view, then on the seat's turn its
+    ``legal`` moves in the notation, then the help (:class:`MatgoHelp`)."""
+
+    legal: NotRequired[list[str]]
+
+
+class LoserSheet(SheetDict):
+    """The sheet one loser of a 고스톱 스톱 pays (``loser``: its seat)."""
+
+    loser: int
+
+
+class GostopTableView(GostopView, MatgoTableView):
+    """A 고스톱 view as a table shows it to a person: Matgo's, and once a 스톱 is
+    settled each loser's sheet (:func:`madang.gostop.game.loser_sheets`)."""
+
+    sheets: NotRequired[list[LoserSheet]]
 
 
 HELP_KEYS = tuple(MatgoHelp.__annotations__)
@@ -63,9 +299,10 @@ HELP_KEYS = tuple(MatgoHelp.__annotations__)
 _GUKJIN = {-1: "free", 0: "animal", 1: "pi"}
 
 
-def view(state: MatgoState, seat: int | None) -> dict[str, Any]:
+def view(state: MatgoState, seat: int | None) -> MatgoView:
     """A JSON-able dict of what ``seat`` (a seat of the game's ``rules.players``, or
-    ``None`` for a spectator) may know."""
+    ``None`` for a spectator) may know: a :class:`GostopView` where the game seats more
+    than two (:func:`is_gostop_view`)."""
     check_seat(seat, state.rules.players)
     return seat_view(public_view(state), state, seat)
 
@@ -77,11 +314,11 @@ def check_seat(seat: object, players: int) -> None:
         raise ValueError(f"seat must be {seats}, {players - 1} or None, not {seat!r}")
 
 
-def seat_view(public: dict[str, Any], state: MatgoState, seat: int | None) -> dict[str, Any]:
+def seat_view(public: MatgoPosition, state: MatgoState, seat: int | None) -> MatgoView:
     """``seat``'s view from the state's :func:`public_view` (computed once for every
     seat of one position): the public part plus the seat's own hand and moves."""
-    out: dict[str, Any] = {"game": state.rules.GAME, "seat": seat}
-    out.update(public)
+    # (mypy cannot know that ``public`` has none of the keys added below)
+    out: MatgoView = {"game": state.rules.GAME, "seat": seat, **public}  # type: ignore[typeddict-item]
     if seat is not None:
         out["hand"] = codes_of(state.hands[seat])
     if state.sheet is not None:
@@ -89,12 +326,22 @@ def seat_view(public: dict[str, Any], state: MatgoState, seat: int | None) -> di
     return out
 
 
-def public_view(state: MatgoState) -> dict[str, Any]:
+def is_gostop_view(v: MatgoView) -> TypeGuard[GostopView]:
+    """Whether ``v`` is the view of a game of three seats or more (고스톱's keys)."""
+    return "sitting_out" in v
+
+
+def is_gostop_table_view(v: MatgoTableView) -> TypeGuard[GostopTableView]:
+    """Whether ``v`` is a table's view of a game of three seats or more."""
+    return "sitting_out" in v
+
+
+def public_view(state: MatgoState) -> MatgoPosition:
     """What everyone may know of the position (every key of :func:`view` but ``game``,
     ``seat``, ``hand`` and ``sheet``; no help, :func:`help_of`). Treat it as
     read-only: the views of one position share its parts."""
     seats = range(len(state.hands))
-    floor = []
+    floor: list[FloorMonth] = []
     for m in range(1, 13):
         cards = state.floor & MONTH_MASK[m]
         if cards:
@@ -107,7 +354,7 @@ def public_view(state: MatgoState) -> dict[str, Any]:
                     "bonus": codes_of(state.stack_extra[m]),
                 }
             )
-    out: dict[str, Any] = {
+    out: MatgoPosition = {
         "dealer": state.dealer,
         "phase": state.phase.name.lower(),
         "pending": state.pending(),
@@ -144,8 +391,6 @@ def public_view(state: MatgoState) -> dict[str, Any]:
         "points": state.points,
     }
     if state.rules.players > 2:  # 고스톱: 광팔기 and 쇼당 (gostop.md §7, §8)
-        out["sitting_out"] = None if state.sitter < 0 else state.sitter
-        out["seller"] = None if state.seller < 0 else state.seller
         out["public"]["table"] = {
             "no_die": list(state.no_die),
             "gwang_due": state.gwang_due,
@@ -156,6 +401,12 @@ def public_view(state: MatgoState) -> dict[str, Any]:
             },
             "bonus_played": bool(state.turn.bonus_played),  # 쇼당 comes before a bonus
         }
+        table: GostopPosition = {
+            **out,
+            "sitting_out": None if state.sitter < 0 else state.sitter,
+            "seller": None if state.seller < 0 else state.seller,
+        }
+        return table
     return out
 
 
@@ -166,7 +417,7 @@ def _gukjin_as(state: MatgoState, p: int) -> str | None:
     return "pi" if state.gukjin_as_pi(p) else "animal"
 
 
-def help_of(v: dict[str, Any]) -> MatgoHelp:
+def help_of(v: Mapping[str, Any]) -> MatgoHelp:
     """The help a person reads beside a view ``v`` (:data:`HELP_KEYS`), per seat, from
     the view alone: ``warnings`` (the 박 each seat risks now), ``score_items`` (its 족보
     points by category), ``progress`` (cards of each kind and set), ``piles`` (its
@@ -209,10 +460,20 @@ def _warnings(captured: list[int], p: int, went_go: bool, rules: MatgoRules) -> 
 _RISK_ORDER = ("pibak", "gwangbak", "meongtta", "meongbak", "gobak")
 
 
-def annotate(v: dict[str, Any]) -> dict[str, Any]:
-    """``v`` with :func:`help_of` it added (in place; returned for chaining)."""
-    v.update(help_of(v))
-    return v
+def annotate(v: MatgoView, legal: list[str] | None = None) -> MatgoTableView:
+    """``v`` as a table shows it to a person: ``legal`` (the seat's moves in the
+    notation, where it has any), then :func:`help_of` it, added in place (``v`` is
+    returned, now a :class:`MatgoTableView`)."""
+    help_ = help_of(v)
+    out = cast(MatgoTableView, v)  # the same dict, which the lines below complete
+    if legal:
+        out["legal"] = legal
+    out["warnings"] = help_["warnings"]
+    out["score_items"] = help_["score_items"]
+    out["progress"] = help_["progress"]
+    out["piles"] = help_["piles"]
+    out["in_force"] = help_["in_force"]
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -228,7 +489,7 @@ def _mask(codes: list[str]) -> int:
     return m
 
 
-def _progress(m: int, as_pi: bool) -> dict[str, int]:
+def _progress(m: int, as_pi: bool) -> Progress:
     """족보 progress of a captured pile ``m``: cards of each kind (국진 where it counts,
     ``as_pi``) and of each set (고도리, 홍단, 청단, 초단: out of 3)."""
     return {
@@ -243,7 +504,7 @@ def _progress(m: int, as_pi: bool) -> dict[str, int]:
     }
 
 
-def _piles(m: int, as_pi: bool) -> dict[str, list[str]]:
+def _piles(m: int, as_pi: bool) -> Piles:
     """A captured pile ``m`` as the board lays it out: 광, 열끗, 띠 and 피 (쌍피, 쓰리피
     and bonus cards with the 피, 국진 where it counts for its holder now, ``as_pi``); the
     counts are ``progress``."""
@@ -259,10 +520,10 @@ def _piles(m: int, as_pi: bool) -> dict[str, list[str]]:
     }
 
 
-def _in_force(v: dict[str, Any], p: int) -> list[dict[str, Any]]:
+def _in_force(v: Mapping[str, Any], p: int) -> list[InForce]:
     """The multipliers that ``p``'s score would get now whatever the piles: 3고 and up,
     흔들기·폭탄, a completed mission and the 나가리 carry (the 박 are ``warnings``)."""
-    out: list[dict[str, Any]] = []
+    out: list[InForce] = []
     go = v["go"][p]
     if go >= 3:
         out.append({"name": "go", "count": go, "factor": 1 << (go - 2)})
@@ -277,7 +538,7 @@ def _in_force(v: dict[str, Any], p: int) -> list[dict[str, Any]]:
     return out
 
 
-def _mission_info(state: MatgoState) -> dict[str, Any] | None:
+def _mission_info(state: MatgoState) -> MissionInfo | None:
     """미션: its cards, multiplier, and the cards of it each seat holds."""
     mission = state.mission
     if mission is None:
@@ -307,7 +568,7 @@ def _last_played(state: MatgoState) -> list[str | None]:
     return out
 
 
-def _stop_now(state: MatgoState) -> dict[str, Any] | None:
+def _stop_now(state: MatgoState) -> StopNow | None:
     """At the 고/스톱 question: what 스톱 pays now (the sheet it would settle)."""
     if state.phase is not Phase.GO_STOP:
         return None

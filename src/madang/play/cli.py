@@ -32,10 +32,10 @@ def register_cli(sub: Any) -> None:
 def _play(args: argparse.Namespace) -> int:
     game = spec(args.play_game)
     assert game.terminal is not None
-    rules = game.rules(args.preset)
+    game.rules(args.preset)  # an unknown preset: RuleConfigError before the screen clears
     module, class_name = game.terminal.split(":")
     terminal = getattr(importlib.import_module(module), class_name)
     terminal(
-        level=args.level, rules=rules, seed=args.seed, budget=Budget(args.think_ms / 1000)
+        level=args.level, preset=args.preset, seed=args.seed, budget=Budget(args.think_ms / 1000)
     ).run(args.games)
     return 0

@@ -10,48 +10,57 @@ seat playing last at the top; 스톱's question says what every loser pays toget
 
 from __future__ import annotations
 
-from madang.bots.base import make_bot
-from madang.core.errors import RuleConfigError
+import random
+
+from madang.core.game import Session
 from madang.core.match import Match
-from madang.gostop.game import GostopMatch
-from madang.gostop.rules import GostopRules
+from madang.gostop.game import GostopMatch, GostopSession
 from madang.i18n import t
 from madang.matgo.engine import MatgoState
-from madang.matgo.rules import FirstDealer, MatgoRules
-from madang.play.matgo_tui import HUMAN, MatgoTerminal
+from madang.matgo.view import LoserSheet, MatgoTableView, MatgoView, is_gostop_table_view
+from madang.play.matgo_tui import MatgoTerminal
+from madang.play.terminal import HUMAN
 
 
 class GostopTerminal(MatgoTerminal):
-    """A session of 고스톱 games against two bots of one level, drawn on a Rich console."""
+    """A session of 고스톱 games against two bots of one level (three with 광팔기),
+    drawn on a Rich console."""
 
+    game = "gostop"
     title = "고스톱"
-    match: GostopMatch
 
-    def start(self, level: str, rules: MatgoRules | None, seed: int | None) -> None:
-        rules = GostopRules() if rules is None else rules
-        if not isinstance(rules, GostopRules):
-            raise RuleConfigError("고스톱 is played under gostop rules (GostopRules)")
-        seats = rules.players
+    def seated(self) -> None:
+        super().seated()
+        seats = self.session.seats
         self.names = ("나", *(f"컴퓨터 {s}" for s in range(1, seats)))
-        self.bots = {s: make_bot("gostop", level) for s in range(1, seats)}
-        self.match = GostopMatch(rules, seed=seed)
-        self.first_dealer = self.match.dealer
-        self.series = Match(seats)
 
-    def balance(self) -> int:
-        return self.series.balances[HUMAN]
+    @property
+    def match(self) -> GostopMatch:
+        """The session's match: its finished games' records."""
+        s: Session[MatgoView, MatgoTableView] = self.session
+        assert isinstance(s, GostopSession)
+        return s.match
 
-    def stop_pays(self, state: MatgoState) -> int:
-        """What 스톱 pays the person now: every loser's share together (독박 included)."""
-        return state.stop_points(HUMAN)
+    @property
+    def series(self) -> Match:
+        """The games in series: each seat's balance."""
+        return self.session.series
+
+    def stop_pays(self, v: MatgoView) -> int:
+        """What 스톱 pays the person now: every loser's share together (독박 included),
+        from the view alone (a state from the view: the hidden cards take no part)."""
+        return MatgoState.from_view(v, random.Random(0)).stop_points(HUMAN)
+
+    def loser_sheets(self, v: MatgoTableView) -> list[LoserSheet]:
+        return v.get("sheets", []) if is_gostop_table_view(v) else []
 
     def first_dealer_lines(self) -> list[str]:
         """선 결정 of the first game: the months each seat drew, round by round (the
         seats tied for best draw again)."""
-        rounds = self.match.first_rounds
+        rounds = self.first["first_draws"]
         if not rounds:
             return []
-        low = self.match.rules.first_dealer is FirstDealer.NIGHT_LOW
+        low = self.first["first_dealer_rule"] == "night_low"
         out = [t("matgo.first_rule_low" if low else "matgo.first_rule_high")]
         for months in rounds:
             drawn = [
@@ -62,8 +71,3 @@ class GostopTerminal(MatgoTerminal):
             out.append("선 뽑기: " + ", ".join(drawn))
         out.append(f"선: {self.names[self.first_dealer]}")
         return out
-
-    def advance(self) -> bool:
-        self.series.settle(self.match.game.payments, over=False)
-        self.match.next_game()
-        return True

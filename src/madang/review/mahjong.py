@@ -67,7 +67,7 @@ def review_mahjong(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
 def _score(state: Any, seat: int, played: Action, index: int, bot: DefensiveBot) -> dict[str, Any]:
     v = view(state, seat)
     legal = legal_actions(state, seat)
-    t = Table.from_view(v)
+    t = Table.from_view(dict(v))
     danger = DangerModel(t)
     raw = discard_options(t.hand, len(t.my_melds), t.unseen, t.quad_as_two_pairs)
     opts = {k: (sh, uk, danger.danger(k), danger.fatal(k)) for k, sh, uk, _ in raw}

@@ -99,7 +99,9 @@ def _review_family(
         legal = state.legal_actions()
         if state.current == seat and len(legal) > 1:
             out.append(
-                _score(state.phase, view(state, seat), legal, action, i, seed, samples, budget_ms)
+                _score(
+                    state.phase, dict(view(state, seat)), legal, action, i, seed, samples, budget_ms
+                )
             )
         state.step(action)
     return out

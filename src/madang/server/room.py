@@ -1422,8 +1422,10 @@ class Room:
         if self.offer_until is not None:
             pace = self._pacing()
             if seat is None or seat not in pace.window():
-                return pace.offered_view(seat)
-        return sess.annotate(sess.view(seat), seat)
+                offered: dict[str, Any] = pace.offered_view(seat)
+                return offered
+        shown: dict[str, Any] = sess.annotate(sess.view(seat), seat)  # any game's view
+        return shown
 
     def _broadcast(
         self,
