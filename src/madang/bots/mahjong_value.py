@@ -85,11 +85,6 @@ _WIN_SHANTEN_WALL: Final = 0.342
 _GENSYO: Final = 1.5
 """겐쇼 (gensyo): the copies of the winning tile in a won hand, on average."""
 _YAOJIU: Final = TERMINALS_AND_HONORS
-_WAIT_CLASS: Final = tuple(
-    3 if k >= 18 else 2 if k % 9 in (0, 8) else 1 if k % 9 in (1, 7) else 0
-    for k in range(NUM_KINDS)
-)
-"""Per kind: 0 a middle tile (3–7), 1 a 2 or 8, 2 a terminal, 3 an honor."""
 
 
 def win_chance(shanten: int, ukeire: float, wall_count: int) -> float:
@@ -234,9 +229,6 @@ class ValueBot(DefensiveBot):
     """불러 rather than 엎어 with at least this many winning tiles unseen: 2 부가판
     instead of 1, for showing the waits (see the module doc)."""
 
-    far_margin: float = 0.0
-    """A discard one tile further from ready than ``slack`` allows is played when its
-    expected points are this many times those of the best near one (0: never)."""
     lookahead: tuple[bool, bool, bool, bool] = (False, False, True, True)
     """By table minimum (0–3): value a hand one tile from ready by the ready hands its
     next draw can make (:meth:`draw_value`) rather than by the 판 it may reach
@@ -246,9 +238,6 @@ class ValueBot(DefensiveBot):
     ready_ref: float = 5.0
     """The winning tiles of the ready hand :meth:`draw_value` is scaled to."""
 
-    ron_weights: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)
-    """How often a wait is won by 쏘아, relative to a middle tile's, by its class: 3–7,
-    2 or 8, 1 or 9, honor."""
     read_passes: bool = True
     """Count a tile let pass by a declared (엎어/불러) seat since it declared as safe
     against it (:meth:`passed`; 2,000 hands, seed 77: +0.03 points per hand under 무판,
@@ -323,7 +312,7 @@ class ValueBot(DefensiveBot):
         furiten = any(k in t.rivers[t.seat] for k in waits)
         r = self.ron_share
         kinds = [k for k in range(NUM_KINDS) for _ in range(c13[k])]
-        scored: list[tuple[int, int, int, int]] = []  # (kind, unseen, ron or -1, tsumo or -1)
+        scored: list[tuple[int, int, int]] = []  # (unseen, ron points or -1, tsumo or -1)
         for w in waits:
             u = t.unseen[w]
             if u <= 0:
@@ -345,24 +334,21 @@ class ValueBot(DefensiveBot):
                 )
                 if ron.valid:
                     ron_points = ron.points
-            scored.append((w, u, ron_points, tsumo.points if tsumo.valid else -1))
+            scored.append((u, ron_points, tsumo.points if tsumo.valid else -1))
         declarable = (
             not t.declared[t.seat]
             and all(kind == "ankan" for kind, _, _ in melds)
             and t.wall_count >= EOPEO_MIN_WALL
-            and (not t.min_pan or any(ron >= 0 for _, _, ron, _ in scored))
+            and (not t.min_pan or any(ron >= 0 for _, ron, _ in scored))
         )
         extra = 2 * t.rules.pan_value if declarable else 0
         tiles = 0.0
         total = 0.0
-        weights = self.ron_weights
-        for w, u, ron_points, tsumo_points in scored:
+        for u, ron_points, tsumo_points in scored:
             ron_pts = self._received(t, ron_points + extra, False) if ron_points >= 0 else 0.0
             tsumo_pts = self._received(t, tsumo_points + extra, True) if tsumo_points >= 0 else 0.0
             if ron_pts:
-                rw = r * weights[_WAIT_CLASS[w]]
-                share = rw + 1 - r
-                pts = (rw * ron_pts + (1 - r) * tsumo_pts) / share
+                share, pts = 1.0, r * ron_pts + (1 - r) * tsumo_pts
             elif tsumo_pts:
                 share, pts = 1 - r, tsumo_pts
             else:
@@ -482,18 +468,7 @@ class ValueBot(DefensiveBot):
         scale = max(max(values[o[0]] for o in near), 1e-9)
         lam = self.risk_points
         order = {o[0]: i for i, o in enumerate(options)}
-        pick = max(near, key=lambda o: (values[o[0]] / scale - lam * risks[o[0]], -order[o[0]]))
-        if self.far_margin:
-            far = [
-                o
-                for o in pool
-                if o[1] == best_eff + self.slack + 1
-                and values[o[0]] > self.far_margin * values[pick[0]]
-                and risks[o[0]] <= risks[pick[0]]
-            ]
-            if far:
-                return max(far, key=lambda o: values[o[0]])
-        return pick
+        return max(near, key=lambda o: (values[o[0]] / scale - lam * risks[o[0]], -order[o[0]]))
 
     def with_declaration(self, t: Table, legal: list[Action], k: int, acc: float) -> Action:
         """The discard of ``k``; with 불러 (or 엎어) whenever the hand can be declared
