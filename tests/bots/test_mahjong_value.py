@@ -164,6 +164,13 @@ def test_tiles_let_pass_by_a_declared_seat_are_safe_against_it() -> None:
     assert bot.passed(t) == [0, 0, 0, 0]
     t.declared[2] = None
     assert bot.passed(t) == [0, 0, 0, 0]
+    t.declared[2] = "bulleo"
+    bot.passed(t)
+    t.rivers[1].append(five_m)
+    t.wall_count = 49
+    assert bot.passed(t)[2] == 1 << five_m
+    t.seat = 1  # the same bot asked for another seat: it knows nothing of that seat yet
+    assert bot.passed(t) == [0, 0, 0, 0]
 
 
 def test_one_from_ready_looks_at_the_ready_hands_of_the_next_draw() -> None:

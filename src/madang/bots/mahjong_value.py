@@ -20,6 +20,11 @@ hand_value`), and keeps the defensive bot's danger model, folding rules and decl
   part), 혼일색/청일색 by how few tiles stand off the main suit, 당요, 칠대작,
   삼앙꼬/사앙꼬 and 돌돌이 by the triplets held, 통관 by the runs; under 양판/삼판 a line
   below the minimum counts only in part.
+* **One draw ahead** (under 양판/삼판, :meth:`ValueBot.draw_value`): a hand one tile
+  from ready is valued by the ready hands its next draw makes — for every tile that
+  makes it ready, weighted by its unseen copies, the best ready hand that draw allows,
+  valued exactly as above (its waits, its points, the minimum by 쏘아 and by 올라) —
+  instead of by :func:`line_pan`.
 * **Discards**: among the tiles that are not fatal, the one with the best expected points
   less the danger (the defensive bot's estimate, weighed as a share of the best
   option's value); it folds when the defensive bot would.
@@ -31,7 +36,9 @@ hand_value`), and keeps the defensive bot's danger model, folding rules and decl
   that has not declared while it could is counted at half the threat under 무판, since
   a ready concealed hand is usually declared, and not at all under 양판/삼판, where one
   that cannot be declared has no wait that 쏘아 reaches the minimum on (2,000 hands,
-  seed 77: +0.17 points per hand under 무판, +0.15 more under 양판).
+  seed 77: +0.17 points per hand under 무판, +0.15 more under 양판). A tile that a
+  declared (엎어/불러) seat let pass since it declared is safe against it
+  (:meth:`ValueBot.passed`): its hand cannot change and takes every win offered.
 * **Calls** under 양판/삼판 need half again the expected points of passing
   (:attr:`ValueBot.call_margin`).
 * **Declarations**: a concealed hand made ready is declared whenever the rules allow
@@ -233,8 +240,9 @@ class ValueBot(DefensiveBot):
     """By table minimum (0–3): value a hand one tile from ready by the ready hands its
     next draw can make (:meth:`draw_value`) rather than by the 판 it may reach
     (:meth:`line_value`). Under 양판 it tells the lines whose ready hands reach the
-    minimum by 쏘아 from those that do not (2,000 hands, seed 77: +0.24 points per hand);
-    under 무판 it changed little (+0.04) and dealt in more (12.7% against 11.9%)."""
+    minimum by 쏘아 from those that do not (2,000 hands paired by deal: +0.24 points per
+    hand on seed 77, −0.03 on seed 78, both within noise); under 무판 it changed little
+    (+0.04, seed 77) and dealt in more (12.7% of hands against 11.9%)."""
     ready_ref: float = 5.0
     """The winning tiles of the ready hand :meth:`draw_value` is scaled to."""
 
@@ -245,6 +253,7 @@ class ValueBot(DefensiveBot):
 
     def __init__(self) -> None:
         self._ready_cache: dict[tuple[int, ...], float] = {}
+        self._seat = -1
         self._wall = -1
         self._made = [0, 0, 0, 0]
         self._marks: list[list[int] | None] = [None, None, None, None]
@@ -256,15 +265,18 @@ class ValueBot(DefensiveBot):
         offered, so none of them completes it. The bot remembers, for each declared
         seat, the length of every river when it first saw the declaration (between
         its own decisions; a new hand — more tiles in the wall, fewer discards, a
-        declaration gone — forgets); the discard whose window is open is not counted."""
+        declaration gone — or another seat forgets); the discard whose window is open
+        is not counted."""
         made = [t.discards_made(s) for s in range(4)]
         marks = self._marks
         if (
-            t.wall_count > self._wall
+            t.seat != self._seat
+            or t.wall_count > self._wall
             or any(a < b for a, b in zip(made, self._made, strict=True))
             or any(marks[p] is not None and not t.declared[p] for p in range(4))
         ):
             marks[:] = [None, None, None, None]
+        self._seat = t.seat
         self._wall = t.wall_count
         self._made = made
         lengths = [len(r) for r in t.rivers]
