@@ -137,3 +137,60 @@ def test_a_ready_concealed_hand_is_valued_with_its_bulleo() -> None:
     tiles, declared = bot.ready_value(t, c13, [], waits)
     t.wall_count = 3  # too late to declare
     assert bot.ready_value(t, c13, [], waits) == (tiles, pytest.approx(declared - 4.6))
+
+
+def test_tiles_let_pass_by_a_declared_seat_are_safe_against_it() -> None:
+    state = new_hand(seed=5)
+    t = Table.from_view(view(state, 0))
+    five_m, six_m, seven_p = parse_tile("5m"), parse_tile("6m"), parse_tile("7p")
+    t.rivers = [[], [], [], []]
+    t.declared[2] = "eopeo"
+    t.wall_count = 40
+    bot = ValueBot()
+    assert bot.passed(t) == [0, 0, 0, 0]  # the declaration first seen: nothing let pass yet
+    t.rivers[1].append(five_m)  # discarded after the declaration, its window closed
+    t.wall_count = 39
+    assert bot.passed(t)[2] == 1 << five_m
+    assert DangerModel(t).tile_danger(five_m, 2) > 0  # 진팅 and 골라 do not cover it
+    assert bot.danger(t).tile_danger(five_m, 2) == 0.0
+    t.rivers[1].append(six_m)  # offered now: seat 2 has not let it pass yet
+    t.phase, t.claim_tile, t.claim_from = "claim", six_m, 1
+    assert bot.passed(t)[2] == 1 << five_m
+    t.phase, t.claim_tile, t.claim_from = "discard", -1, -1
+    t.wall_count = 38
+    assert bot.passed(t)[2] == 1 << five_m | 1 << six_m
+    t.rivers = [[], [seven_p], [], []]  # a new hand: fewer discards, the wall refilled
+    t.wall_count = 50
+    assert bot.passed(t) == [0, 0, 0, 0]
+    t.declared[2] = None
+    assert bot.passed(t) == [0, 0, 0, 0]
+    t.declared[2] = "bulleo"
+    bot.passed(t)
+    t.rivers[1].append(five_m)
+    t.wall_count = 49
+    assert bot.passed(t)[2] == 1 << five_m
+    t.seat = 1  # the same bot asked for another seat: it knows nothing of that seat yet
+    assert bot.passed(t) == [0, 0, 0, 0]
+
+
+def test_one_from_ready_looks_at_the_ready_hands_of_the_next_draw() -> None:
+    # Under 양판: 678m8m 11p22p 345p78p + 7z: throwing 8m or 7z leaves a hand one from ready with
+    # twelve tiles that help either way, and every ready hand the next draw makes throws
+    # the other single: the two lines are worth the same. line_pan saw a 역패 line in
+    # the lone 중 and kept it; the lookahead values them alike, so the usual order
+    # (an isolated honor first) decides.
+    rules = MahjongRules(min_pan=2)
+    state = new_hand(rules, wall=build_wall(["6788m1122345p78p", "", "", ""], draws="7z"))
+    t = Table.from_view(view(state, 0))
+    opts = {k: (sh, uk) for k, sh, uk, _ in discard_options(t.hand, 0, t.unseen)}
+    seven_z, eight_m = parse_tile("7z"), parse_tile("8m")
+    assert opts[seven_z] == opts[eight_m] == (1, 12)
+
+    class NoLookahead(ValueBot):
+        lookahead = (False, False, False, False)
+
+    assert _act(NoLookahead(), state, 0).tile == eight_m
+    assert _act(ValueBot(), state, 0).tile == seven_z
+    bot = ValueBot()
+    values = bot.discard_values(t, t.hand, [])
+    assert values[seven_z] == pytest.approx(values[eight_m])

@@ -41,6 +41,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from madang.bots.mahjong_efficiency import EfficiencyBot, Table, hand_keys
@@ -77,8 +78,9 @@ class DangerModel:
     """Scale on the threat of a concealed seat that has not declared while it still
     could (four or more tiles in the wall): a ready concealed hand is often declared."""
 
-    def __init__(self, t: Table) -> None:
+    def __init__(self, t: Table, passed: Sequence[int] | None = None) -> None:
         self.t = t
+        self.passed = passed
         me = t.seat
         self.opponents = [(me + i) % 4 for i in (1, 2, 3)]
         self.threat = [0.0] * 4
@@ -125,6 +127,8 @@ class DangerModel:
     def _safe(self, p: int) -> int:
         t = self.t
         mask = self.discarded[p]
+        if self.passed is not None:
+            mask |= self.passed[p]
         waits = t.bulleo_waits[p]
         if waits is not None:
             wmask = 0
@@ -221,10 +225,14 @@ class DefensiveBot(EfficiencyBot):
     risk_weight: float = 1.0
     """When pushing: how much ukeire (as a share of the best) one unit of danger costs."""
 
+    def danger(self, t: Table) -> DangerModel:
+        """The danger model of this decision (:attr:`danger_model` on the table)."""
+        return self.danger_model(t)
+
     def turn(self, t: Table, legal: list[Action]) -> Action:
         """A kan, or the push discard (:meth:`push_choice`) unless folding is called for
         and it is not safe enough; a fold discards the safest tile that is not fatal."""
-        danger = self.danger_model(t)
+        danger = self.danger(t)
         kan = self.kan_choice(t, legal)
         if kan is not None:
             return kan
@@ -263,7 +271,7 @@ class DefensiveBot(EfficiencyBot):
     def claim(self, t: Table, legal: list[Action], verbs: dict[str, Action]) -> Action:
         """Like the efficiency bot, but no 뽕/깡 while folding (two or more from ready
         against a declared hand)."""
-        if "pass" in verbs and self.danger_model(t).max_threat >= 1.0:
+        if "pass" in verbs and self.danger(t).max_threat >= 1.0:
             keys = hand_keys(t.hand)
             now = shanten_keys(keys[0], keys[1], keys[2], len(t.my_melds), t.quad_as_two_pairs)
             if now >= 2:
@@ -274,8 +282,8 @@ class DefensiveBot(EfficiencyBot):
         """No added kan on a tile an opponent may rob (깡쏘아) while anyone threatens."""
         if action.verb != "kakan":
             return True
-        return self.danger_model(t).danger(action.tile) < 0.02
+        return self.danger(t).danger(action.tile) < 0.02
 
     def declare_ok(self, t: Table) -> bool:
         """Lock the hand with 엎어/불러 only while no opponent threatens."""
-        return self.danger_model(t).max_threat < 0.5
+        return self.danger(t).max_threat < 0.5
