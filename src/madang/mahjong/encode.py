@@ -494,7 +494,7 @@ class MahjongFast:
         data = bytearray(NUM_ACTIONS)
         for a in legal_actions(state, seat):
             data[a.code] = 1
-        return np.frombuffer(data, dtype=np.int8)
+        return np.frombuffer(data, np.int8)  # (dtype by position: a keyword costs more)
 
     def currents(self, states: Sequence[HandState]) -> list[int]:
         """The first seat to answer in each hand (-1 where it is over)."""

@@ -280,7 +280,7 @@ def _unpack_masks(bits: list[int]) -> npt.NDArray[np.uint8]:
 # for them): the planes as one bit string unpacked by one numpy call, the scalars as
 # float32 bytes packed by struct (numpy's functions bound here: one look-up less each).
 _empty, _frombuffer, _unpackbits = np.empty, np.frombuffer, np.unpackbits
-_F32, _U8 = np.float32, np.uint8
+_F32, _U8, _I8 = np.float32, np.uint8, np.int8
 _S_BYTES: Final = 4 * NUM_PLANES * NUM_CARDS  # where the scalars' float32 bytes start
 _PLANE_BYTES: Final = NUM_PLANES * NUM_CARDS // 8  # 10 planes of 52 bits: 65 bytes
 _PHASE_F32: Final = tuple(
@@ -410,7 +410,7 @@ def legal_one(s: MatgoState, seat: int) -> npt.NDArray[np.int8]:
     if s.phase is not _OVER_PHASE and s.current == seat:
         for a in s.legal_actions():
             data[a] = 1
-    return np.frombuffer(data, dtype=np.int8)
+    return _frombuffer(data, _I8)  # (dtype by position: a keyword costs more)
 
 
 def _mask(codes: Sequence[str]) -> int:
@@ -685,7 +685,7 @@ class MatgoFast:
 
     def current(self, state: MatgoState) -> int:
         """The seat to answer (-1 once the game is over)."""
-        return -1 if state.over else state.current
+        return -1 if state.phase is _OVER_PHASE else state.current  # (no property call)
 
     def legal_ids(self, state: MatgoState, seat: int) -> list[int]:
         """The action ids legal for ``seat`` now."""

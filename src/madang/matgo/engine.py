@@ -78,6 +78,7 @@ from madang.matgo.scoring import (
     settle,
     settle_factor,
     settle_losers,
+    settle_losers_total,
 )
 
 
@@ -950,7 +951,24 @@ class MatgoState:
                 for o in self.after[p]
             ]  # fmt: skip
             return sum(dokbak_pays(shares, *self._dokbak(p)))
-        return sum(self._settlement(p)[1])
+        # a 국진 held: the losers' total without the sheets (no 독박), then 독박's
+        # multiplier (a payer pays the total times it)
+        after = self.after[p]
+        mode = self.gukjin_mode
+        go_count = self.go_count
+        total = settle_losers_total(
+            winner,
+            list(map(self.captured.__getitem__, after)),
+            go=go_count[p],
+            went_go=[go_count[o] > 0 for o in after],
+            shakes=self.shakes[p],
+            carry=self.carry,
+            rules=self.rules,
+            gukjin=_GM_BEST if mode == _GJ_FREE else (_GM_PI if mode == _GJ_PI else _GM_ANIMAL),
+            mission=self.mission,
+        )
+        payer, times = self._dokbak_payer(p)
+        return total if payer is None else total * times
 
     def _settle_options(self, p: int, loser: int) -> dict[str, Any]:
         """The keyword arguments of :func:`~madang.matgo.scoring.settle` for ``p``

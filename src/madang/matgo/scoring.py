@@ -537,6 +537,14 @@ def dokbak_pays(shares: Sequence[int], payer: int | None, multiplier: int = 1) -
     return [total if i == payer else 0 for i in range(len(shares))]
 
 
+def _went_go(losers: Sequence[int], went_go: Sequence[bool] | None) -> Sequence[bool]:
+    """The losers' 고 flags (none called by default), one per loser, checked."""
+    went = [False] * len(losers) if went_go is None else went_go
+    if len(went) != len(losers) or not losers:
+        raise RecordError("one 고 flag per loser, and at least one loser")
+    return went
+
+
 def settle_losers(
     winner: int,
     losers: Sequence[int],
@@ -565,9 +573,7 @@ def settle_losers(
     ([3, 3], [3, 6])
     """
     rules = _checked(rules, go, shakes, carry)
-    went = [False] * len(losers) if went_go is None else went_go
-    if len(went) != len(losers) or not losers:
-        raise RecordError("one 고 flag per loser, and at least one loser")
+    went = _went_go(losers, went_go)
     doubles = rules.gobak_doubles_share
     wmode = gukjin
     if gukjin is GukjinMode.BEST and winner & GUKJIN_BIT:
@@ -599,6 +605,47 @@ def settle_losers(
     if dokbak is None:
         return sheets, shares
     return sheets, dokbak_pays(shares, dokbak, rules.gobak_multiplier)
+
+
+def settle_losers_total(
+    winner: int,
+    losers: Sequence[int],
+    *,
+    go: int = 0,
+    went_go: Sequence[bool] | None = None,
+    shakes: int = 0,
+    carry: int = 1,
+    rules: MatgoRules | None = None,
+    gukjin: GukjinMode = GukjinMode.BEST,
+    mission: Mission | None = None,
+) -> int:
+    """``sum(settle_losers(...)[1])`` (no 독박: each loser pays its own share) without
+    building the sheets: what the losers pay together if the winner stops now (the RL
+    path's observation asks it at every 고/스톱 with a 국진 held). With ``BEST`` the
+    winner's 국진 counts the way that makes the larger total, as in
+    :func:`settle_losers` (whose tie-break between equal totals changes no total), a
+    loser's the way that makes its own share smaller.
+
+    >>> from madang.matgo.cards import mask_of, parse_cards
+    >>> from madang.gostop.rules import GostopRules
+    >>> w = mask_of(parse_cards("01g 03g 08g 09a"))
+    >>> settle_losers_total(w, [mask_of(parse_cards("11g")), 0], rules=GostopRules())
+    9
+    """
+    rules = _checked(rules, go, shakes, carry)
+    went = _went_go(losers, went_go)
+    doubles = rules.gobak_doubles_share
+    return max(
+        sum(
+            min(
+                _points(winner, loser, w_pi, l_pi, go, doubles and w, shakes, carry, rules,
+                        mission)
+                for l_pi in _modes(loser, gukjin)
+            )
+            for loser, w in zip(losers, went, strict=True)
+        )
+        for w_pi in _modes(winner, gukjin)
+    )  # fmt: skip
 
 
 def bak_risks(own: int, opponent: int, went_go: bool, rules: MatgoRules | None = None) -> list[str]:

@@ -325,14 +325,19 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         if self._rewarded:  # the last step's rewards, cleared
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
+        st = self.state
         try:
-            self._step_one(self.state, self._seat_of[agent], action)
+            self._step_one(st, self._seat_of[agent], action)
         except RulesError:
             if self.illegal_reward is None:
                 raise
             self._end_illegal(agent)
             return
-        if self._pay():
+        # _pay and _select, inlined for the common step: no payment, a seat to answer
+        seat = self._current(st)
+        if len(self._payments(st)) == self._paid and seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+        elif self._pay():
             self._rewarded = True
             self._select()
             self._accumulate_rewards()
