@@ -11,8 +11,10 @@ need it).
   holds one seat (drawn at every deal), the opponent bot the other, choosing from its
   seat's view as at a table. The learner samples from its masked softmax.
 * **Reward**: the learner's points (the game's payments to it minus those it makes),
-  divided by ``reward_scale``, credited to its last decision before they are paid; an
-  episode is one game, so its return is the game's points.
+  divided by ``reward_scale``, credited to its last decision before they are paid; at
+  the game's end, ``win_bonus`` points more (won: its points above 0) or fewer (lost:
+  below 0), also divided by ``reward_scale``, credited to its last decision of the game.
+  An episode is one game, so its return is (the game's points ± the bonus) / scale.
 * **Update**: only finished games are learnt from (terminal value 0); GAE(γ, λ) gives
   advantages (normalised per batch); the clipped surrogate, an entropy bonus and the
   critic's squared error, over ``epochs`` passes of shuffled minibatches, Adam with the
@@ -46,6 +48,7 @@ class PPOSettings:
     gamma: float = 1.0
     lam: float = 0.95
     reward_scale: float = 10.0
+    win_bonus: float = 0.0
     max_grad_norm: float = 0.5
 
 
@@ -102,6 +105,7 @@ class Rollouts:
     budget: Any
     rng: random.Random
     reward_scale: float
+    win_bonus: float = 0.0
     learner_seat: list[int] = field(default_factory=list)
     pending: list[list[_Step]] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)  # finished games' points
@@ -168,6 +172,8 @@ class Rollouts:
                     self.pending[i][-1].reward += r / self.reward_scale
             for i in np.flatnonzero(done).tolist():
                 if self.pending[i]:
+                    won = (self._points[i] > 0) - (self._points[i] < 0)  # 1, 0 (drawn) or -1
+                    self.pending[i][-1].reward += won * self.win_bonus / self.reward_scale
                     done_eps.append(self.pending[i])
                     have += len(self.pending[i])
                 self.returns.append(self._points[i])

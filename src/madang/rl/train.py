@@ -47,7 +47,15 @@ from madang.rl.ppo import PPOSettings, Rollouts, ppo_update
 if TYPE_CHECKING:  # numpy and torch are the extras' (imported when the command runs)
     import numpy.typing as npt
 
-__all__ = ["CURVE_FIELDS", "TrainConfig", "evaluate", "register_cli", "save_policy", "train"]
+__all__ = [
+    "CURVE_FIELDS",
+    "TrainConfig",
+    "evaluate",
+    "load_policy",
+    "register_cli",
+    "save_policy",
+    "train",
+]
 
 #: The columns of ``curve.csv``.
 CURVE_FIELDS = (
@@ -97,6 +105,8 @@ class TrainConfig:
     ppo_clip: float = 0.2
     ppo_entropy: float = 0.01
     reward_scale: float = 10.0
+    win_bonus: float = 0.0
+    init: Path | None = None
 
     def ppo(self) -> PPOSettings:
         """The fine-tuning stage's settings."""
@@ -108,6 +118,7 @@ class TrainConfig:
             clip=self.ppo_clip,
             entropy=self.ppo_entropy,
             reward_scale=self.reward_scale,
+            win_bonus=self.win_bonus,
         )
 
     def check(self) -> None:
@@ -138,6 +149,10 @@ class TrainConfig:
             raise RuleConfigError(f"--explore must lie in [0, 1], not {self.explore}")
         if not 0 <= self.bc_share <= 1:
             raise RuleConfigError(f"--bc-share must lie in [0, 1], not {self.bc_share}")
+        if self.win_bonus < 0:
+            raise RuleConfigError(f"--win-bonus cannot be negative, not {self.win_bonus}")
+        if self.init is not None and not Path(self.init).is_file():
+            raise RuleConfigError(f"--init {self.init}: no such file")
         if self.ppo_entropy < 0:
             raise RuleConfigError(f"--ppo-entropy cannot be negative, not {self.ppo_entropy}")
         if not self.hidden or min(self.hidden) < 1:
@@ -180,6 +195,24 @@ def save_policy(net: Any, path: Path, game: str, meta: dict[str, Any]) -> None:
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez(tmp, **arrays)
     tmp.replace(path)
+
+
+def load_policy(torch: Any, net: Any, path: Path) -> None:
+    """Set the network's weights to those :func:`save_policy` wrote at ``path``; a file
+    of other layer shapes raises :class:`RuleConfigError` and changes nothing."""
+    from madang.rl.learned import NumpyPolicy
+
+    layers = NumpyPolicy(path).layers
+    linears = [m for m in net if hasattr(m, "weight")]
+    shapes = [tuple(m.weight.shape[::-1]) for m in linears]
+    if [w.shape for w, _ in layers] != shapes:
+        raise RuleConfigError(
+            f"--init {path}: layers {[w.shape for w, _ in layers]}, the network's {shapes}"
+        )
+    with torch.no_grad():
+        for m, (w, b) in zip(linears, layers, strict=True):
+            m.weight.copy_(torch.from_numpy(w.T.copy()))
+            m.bias.copy_(torch.from_numpy(b))
 
 
 def evaluate(policy: Path, opponent: str, deals: int, seed: int) -> dict[str, Any]:
@@ -376,9 +409,11 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     vg.reset()
     enc = vg.encoding
     net = _mlp(torch, enc.obs_size, cfg.hidden, enc.num_actions)
+    if cfg.init is not None:
+        load_policy(torch, net, cfg.init)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     samples = _Samples(enc.obs_size, enc.num_actions, cfg.max_samples)
-    meta = {"teacher": cfg.teacher, "seed": cfg.seed}
+    meta = {"teacher": cfg.teacher, "seed": cfg.seed, "init": str(cfg.init) if cfg.init else None}
     t0 = time.perf_counter()
     deadline = t0 + cfg.minutes * 60
     bc_deadline = t0 + cfg.minutes * 60 * cfg.bc_share
@@ -464,7 +499,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         popt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=ppo.lr)
         pvg = VectorGames("matgo", cfg.ppo_games, seed=cfg.seed + 7)
         pvg.reset()
-        roll = Rollouts(pvg, opponent, Budget(None, 32), rng, ppo.reward_scale)
+        roll = Rollouts(pvg, opponent, Budget(None, 32), rng, ppo.reward_scale, ppo.win_bonus)
         acc_v = float("nan")
         next_eval = time.perf_counter() + cfg.eval_every * 60
         while True:  # at least one update, however short the stage
@@ -564,6 +599,8 @@ def _cmd_train_matgo(args: argparse.Namespace) -> int:
         ppo_clip=args.ppo_clip,
         ppo_entropy=args.ppo_entropy,
         reward_scale=args.reward_scale,
+        win_bonus=args.win_bonus,
+        init=Path(args.init) if args.init else None,
     )
     summary = train(cfg)
     f = summary["final"]
@@ -632,5 +669,14 @@ def register_cli(sub: Any) -> None:
     m.add_argument("--ppo-entropy", type=float, default=d.ppo_entropy, help="entropy bonus")
     m.add_argument(
         "--reward-scale", type=float, default=d.reward_scale, help="points per unit of reward"
+    )
+    m.add_argument(
+        "--win-bonus",
+        type=float,
+        default=d.win_bonus,
+        help="points added to a won game's reward, taken from a lost one's (fine-tuning)",
+    )
+    m.add_argument(
+        "--init", default=None, help="start from this policy.npz's weights (same --hidden)"
     )
     m.set_defaults(handler=_cmd_train_matgo)
