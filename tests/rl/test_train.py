@@ -67,6 +67,7 @@ def test_without_the_train_extra_a_clear_error(
         ["--ppo-rollout", "0"],
         ["--ppo-entropy", "-1"],
         ["--win-bonus", "-1"],
+        ["--ppo-warmup", "-1"],
         ["--init", "/nonexistent/policy.npz"],
     ],
 )
@@ -274,3 +275,32 @@ def test_the_win_bonus_is_credited_to_the_last_decision_of_a_decided_game() -> N
     # own reward is the game's settlement, so its sign is the game's
     assert np.allclose(diff[hit], 0.5 * np.sign(plain[hit]))
     assert {1.0, -1.0} <= set(np.sign(plain[hit]).tolist())
+
+
+def test_a_warm_up_update_trains_the_critic_and_leaves_the_policy() -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.bots import Budget, make_bot
+    from madang.rl.ppo import PPOSettings, Rollouts, critic_loss, ppo_update
+    from madang.rl.train import _mlp
+    from madang.rl.vector import VectorGames
+
+    torch.manual_seed(0)
+    vg = VectorGames("matgo", 4, seed=6)
+    vg.reset()
+    net = _mlp(torch, vg.encoding.obs_size, (32,), vg.encoding.num_actions)
+    critic = _mlp(torch, vg.encoding.obs_size, (32,), 1)
+    roll = Rollouts(vg, make_bot("matgo", "greedy"), Budget(None, 32), random.Random(0), 10.0)
+    batch = roll.collect(torch, net, critic, 64, (1.0, 0.95))
+    s = PPOSettings(lr=3e-3, epochs=2, batch=32)
+    opt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=s.lr)
+    obs, ret = torch.from_numpy(batch.obs), torch.from_numpy(batch.ret)
+    policy = [p.detach().clone() for p in net.parameters()]
+    with torch.no_grad():
+        before = float(critic_loss(torch, critic, obs, ret))
+    for _ in range(5):
+        ppo_update(torch, net, critic, opt, batch, s, random.Random(1), critic_only=True)
+    assert all(torch.equal(p, q) for p, q in zip(policy, net.parameters(), strict=True))
+    with torch.no_grad():
+        assert float(critic_loss(torch, critic, obs, ret)) < before
+    ppo_update(torch, net, critic, opt, batch, s, random.Random(1))  # then the policy moves
+    assert not all(torch.equal(p, q) for p, q in zip(policy, net.parameters(), strict=True))

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # numpy and torch are the extras' (imported when the stage runs)
     import numpy.typing as npt
 
-__all__ = ["Batch", "PPOSettings", "Rollouts", "gae", "ppo_loss", "ppo_update"]
+__all__ = ["Batch", "PPOSettings", "Rollouts", "critic_loss", "gae", "ppo_loss", "ppo_update"]
 
 
 @dataclass(frozen=True)
@@ -202,6 +202,11 @@ def _batch(episodes: list[list[_Step]], gamma: float, lam: float) -> Batch:
     )
 
 
+def critic_loss(torch: Any, critic: Any, obs: Any, ret: Any) -> Any:
+    """The critic's mean squared error against the returns."""
+    return ((critic(obs).squeeze(-1) - ret) ** 2).mean()
+
+
 def ppo_loss(
     torch: Any, net: Any, critic: Any, b: dict[str, Any], s: PPOSettings
 ) -> tuple[Any, dict[str, float]]:
@@ -213,7 +218,7 @@ def ppo_loss(
     ratio = torch.exp(logp - b["logp"])
     adv = b["advantage"]
     pg = -torch.min(ratio * adv, ratio.clamp(1 - s.clip, 1 + s.clip) * adv).mean()
-    vf = ((critic(b["obs"]).squeeze(-1) - b["ret"]) ** 2).mean()
+    vf = critic_loss(torch, critic, b["obs"], b["ret"])
     ent = dist.entropy().mean()
     loss = pg + s.value_coef * vf - s.entropy * ent
     return loss, {"policy": pg.item(), "value": vf.item(), "entropy": ent.item()}
@@ -227,8 +232,11 @@ def ppo_update(
     batch: Batch,
     s: PPOSettings,
     rng: random.Random,
+    critic_only: bool = False,
 ) -> dict[str, float]:
-    """``s.epochs`` passes of shuffled minibatches over ``batch``; the mean loss and parts."""
+    """``s.epochs`` passes of shuffled minibatches over ``batch``; the mean loss and parts.
+    ``critic_only``: the loss is the critic's term alone, the policy is left as it is (the
+    warm-up, so that an untrained critic's advantages do not move a cloned policy)."""
     import numpy as np
 
     adv = batch.advantage
@@ -249,6 +257,8 @@ def ppo_update(
         for k in range(0, len(idx), s.batch):
             mb = torch.tensor(idx[k : k + s.batch], dtype=torch.int64)
             loss, parts = ppo_loss(torch, net, critic, {n: v[mb] for n, v in t.items()}, s)
+            if critic_only:
+                loss = s.value_coef * critic_loss(torch, critic, t["obs"][mb], t["ret"][mb])
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, s.max_grad_norm)

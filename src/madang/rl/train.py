@@ -106,6 +106,7 @@ class TrainConfig:
     ppo_entropy: float = 0.01
     reward_scale: float = 10.0
     win_bonus: float = 0.0
+    ppo_warmup: int = 0
     init: Path | None = None
 
     def ppo(self) -> PPOSettings:
@@ -149,6 +150,8 @@ class TrainConfig:
             raise RuleConfigError(f"--explore must lie in [0, 1], not {self.explore}")
         if not 0 <= self.bc_share <= 1:
             raise RuleConfigError(f"--bc-share must lie in [0, 1], not {self.bc_share}")
+        if self.ppo_warmup < 0:
+            raise RuleConfigError(f"--ppo-warmup cannot be negative, not {self.ppo_warmup}")
         if self.win_bonus < 0:
             raise RuleConfigError(f"--win-bonus cannot be negative, not {self.win_bonus}")
         if self.init is not None and not Path(self.init).is_file():
@@ -501,11 +504,14 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         pvg.reset()
         roll = Rollouts(pvg, opponent, Budget(None, 32), rng, ppo.reward_scale, ppo.win_bonus)
         acc_v = float("nan")
+        updates = 0
         next_eval = time.perf_counter() + cfg.eval_every * 60
         while True:  # at least one update, however short the stage
             batch = roll.collect(torch, net, critic, ppo.rollout, (ppo.gamma, ppo.lam))
             net.train()
-            loss_v = ppo_update(torch, net, critic, popt, batch, ppo, rng)["loss"]
+            warm = updates < cfg.ppo_warmup  # the critic learns first, the policy waits
+            loss_v = ppo_update(torch, net, critic, popt, batch, ppo, rng, warm)["loss"]
+            updates += 1
             ppo_steps = roll.steps
             now = time.perf_counter()
             if now >= deadline:
@@ -600,6 +606,7 @@ def _cmd_train_matgo(args: argparse.Namespace) -> int:
         ppo_entropy=args.ppo_entropy,
         reward_scale=args.reward_scale,
         win_bonus=args.win_bonus,
+        ppo_warmup=args.ppo_warmup,
         init=Path(args.init) if args.init else None,
     )
     summary = train(cfg)
@@ -675,6 +682,12 @@ def register_cli(sub: Any) -> None:
         type=float,
         default=d.win_bonus,
         help="points added to a won game's reward, taken from a lost one's (fine-tuning)",
+    )
+    m.add_argument(
+        "--ppo-warmup",
+        type=int,
+        default=d.ppo_warmup,
+        help="first updates that train the critic alone (the policy unchanged)",
     )
     m.add_argument(
         "--init", default=None, help="start from this policy.npz's weights (same --hidden)"
