@@ -44,6 +44,8 @@ TINY = [
     "24",
     "--ppo-epochs",
     "1",
+    "--ppo-warmup",
+    "0",
 ]
 
 

@@ -8,9 +8,9 @@ the rest fine-tuning (5):
    ``--games`` games stepped together, each decision played by the teacher, or (a share
    ``--explore``) by a random legal action, so that the student also sees states off the
    teacher's path.
-2. **Labels**: the teacher (``hard``, the search bot, by default) chooses from the seat's
-   own view (:func:`madang.matgo.view.view`), never the full state. Decisions with one
-   legal action teach nothing and are not kept.
+2. **Labels**: the teacher (``greedy`` by default; any Matgo bot, e.g. ``hard``, the
+   search bot) chooses from the seat's own view (:func:`madang.matgo.view.view`), never
+   the full state. Decisions with one legal action teach nothing and are not kept.
 3. **The student**, a multilayer perceptron over the encoding's observation, learns the
    labels by masked cross-entropy (illegal actions get no probability), with Adam on
    minibatches drawn from everything collected so far, between rounds of collection.
@@ -19,8 +19,9 @@ the rest fine-tuning (5):
    points per game with 95% confidence intervals go to ``curve.csv`` beside the wall time
    and the stage (``bc`` or ``ppo``).
 5. **Fine-tuning** (:mod:`madang.rl.ppo`): the cloned policy plays ``--opponent`` on the
-   batched engine and learns from the points of its games by masked PPO (a critic, GAE,
-   the clipped objective, an entropy bonus).
+   batched engine and learns from the points of its games, plus ``--win-bonus`` for a
+   won game and minus it for a lost one, by masked PPO (a critic, trained alone for the
+   first ``--ppo-warmup`` updates, GAE, the clipped objective, an entropy bonus).
 
 ``--out`` receives ``policy.npz`` (the weights: numpy arrays, so play needs no torch;
 the bot ``learned:OUT/policy.npz``), ``bc.npz`` (the policy at the end of cloning, the
@@ -83,7 +84,7 @@ class TrainConfig:
     seed: int = 0
     out: Path = Path("runs/matgo")
     threads: int = 2
-    teacher: str = "hard"
+    teacher: str = "greedy"
     teacher_iterations: int = 8
     games: int = 32
     explore: float = 0.15
@@ -93,11 +94,11 @@ class TrainConfig:
     steps_per_round: int = 32
     updates_per_round: int = 64
     max_samples: int = 300_000
-    eval_every: float = 10.0
+    eval_every: float = 5.0
     eval_deals: int = 200
     final_deals: int = 1000
     opponent: str = "greedy"
-    bc_share: float = 0.4
+    bc_share: float = 0.25
     ppo_games: int = 64
     ppo_lr: float = 1e-4
     ppo_rollout: int = 2048
@@ -105,8 +106,8 @@ class TrainConfig:
     ppo_clip: float = 0.2
     ppo_entropy: float = 0.01
     reward_scale: float = 10.0
-    win_bonus: float = 0.0
-    ppo_warmup: int = 0
+    win_bonus: float = 10.0
+    ppo_warmup: int = 10
     init: Path | None = None
 
     def ppo(self) -> PPOSettings:
@@ -633,7 +634,7 @@ def register_cli(sub: Any) -> None:
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
         "matgo",
-        help="behaviour cloning from the search bot, then masked PPO against greedy; "
+        help="behaviour cloning from a bot (greedy), then masked PPO against greedy; "
         "evaluated against greedy on duplicate deals",
     )
     d = TrainConfig()
