@@ -306,3 +306,21 @@ def test_a_warm_up_update_trains_the_critic_and_leaves_the_policy() -> None:
         assert float(critic_loss(torch, critic, obs, ret)) < before
     ppo_update(torch, net, critic, opt, batch, s, random.Random(1))  # then the policy moves
     assert not all(torch.equal(p, q) for p, q in zip(policy, net.parameters(), strict=True))
+
+
+def test_the_shipped_policy_plays_from_a_clone() -> None:
+    from madang.bots import Budget, make_bot
+    from madang.matgo.engine import new_game
+    from madang.matgo.view import view
+    from madang.rl.learned import NumpyPolicy, register_learned
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "rl" / "train_matgo_policy.npz"
+    assert path.stat().st_size < 1_000_000  # small enough to ship (docs/rl/train.md)
+    assert NumpyPolicy(path).meta["ppo_steps"] > 0
+    bot = make_bot("matgo", register_learned("matgo", path))
+    g = new_game(seed=11)
+    while not g.over:
+        legal = g.legal_actions()
+        a = bot.act(view(g, g.current), list(legal), random.Random(0), Budget())
+        assert a in legal
+        g.step(a)
