@@ -125,6 +125,21 @@ def test_init_loads_saved_weights_and_refuses_other_shapes(tmp_path: Path) -> No
     assert all(torch.equal(p, q) for p, q in zip(before, other.parameters(), strict=True))
 
 
+def test_an_init_of_other_shapes_stops_the_command_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.rl.encoding import load_encoding
+    from madang.rl.train import _mlp, save_policy
+
+    enc = load_encoding("matgo")
+    save_policy(_mlp(torch, enc.obs_size, (8,), enc.num_actions), tmp_path / "s.npz", "matgo", {})
+    init = ["--init", str(tmp_path / "s.npz")]  # TINY's network is 16 wide
+    assert main(["train", "matgo", "--out", str(tmp_path / "o"), *TINY, *init]) == 2
+    assert "layers" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
 def test_the_command_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     out = tmp_path / "run"

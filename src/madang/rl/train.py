@@ -404,7 +404,6 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
     policy_path = out / "policy.npz"
     teacher = make_bot("matgo", cfg.teacher)
     opponent = make_bot("matgo", cfg.opponent)  # an unknown opponent fails before training
@@ -415,6 +414,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     net = _mlp(torch, enc.obs_size, cfg.hidden, enc.num_actions)
     if cfg.init is not None:
         load_policy(torch, net, cfg.init)
+    out.mkdir(parents=True, exist_ok=True)  # the settings and the bots are good: write
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     samples = _Samples(enc.obs_size, enc.num_actions, cfg.max_samples)
     meta = {"teacher": cfg.teacher, "seed": cfg.seed, "init": str(cfg.init) if cfg.init else None}
