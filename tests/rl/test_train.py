@@ -44,6 +44,8 @@ TINY = [
     "24",
     "--ppo-epochs",
     "1",
+    "--ppo-warmup",
+    "0",
 ]
 
 
@@ -66,6 +68,9 @@ def test_without_the_train_extra_a_clear_error(
         ["--bc-share", "1.5"],
         ["--ppo-rollout", "0"],
         ["--ppo-entropy", "-1"],
+        ["--win-bonus", "-1"],
+        ["--ppo-warmup", "-1"],
+        ["--init", "/nonexistent/policy.npz"],
     ],
 )
 def test_bad_settings_change_nothing(
@@ -100,6 +105,39 @@ def test_saved_weights_give_the_networks_logits(tmp_path: Path) -> None:
     mask = np.array([False, True, False, True, False])
     best = int(np.argmax(np.where(mask, want[0], -np.inf)))
     assert pol.predict(x[0], mask, True)[0] == best
+
+
+def test_init_loads_saved_weights_and_refuses_other_shapes(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.rl.train import _mlp, load_policy, save_policy
+
+    torch.manual_seed(0)
+    a, b = _mlp(torch, 10, (8, 6), 5), _mlp(torch, 10, (8, 6), 5)
+    x = torch.from_numpy(np.random.default_rng(1).normal(size=(3, 10)).astype(np.float32))
+    assert not torch.allclose(a(x), b(x))
+    save_policy(a, tmp_path / "a.npz", "matgo", {})
+    load_policy(torch, b, tmp_path / "a.npz")
+    assert torch.allclose(a(x), b(x))
+    other = _mlp(torch, 10, (7,), 5)
+    before = [p.detach().clone() for p in other.parameters()]
+    with pytest.raises(RuleConfigError, match="layers"):
+        load_policy(torch, other, tmp_path / "a.npz")
+    assert all(torch.equal(p, q) for p, q in zip(before, other.parameters(), strict=True))
+
+
+def test_an_init_of_other_shapes_stops_the_command_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.rl.encoding import load_encoding
+    from madang.rl.train import _mlp, save_policy
+
+    enc = load_encoding("matgo")
+    save_policy(_mlp(torch, enc.obs_size, (8,), enc.num_actions), tmp_path / "s.npz", "matgo", {})
+    init = ["--init", str(tmp_path / "s.npz")]  # TINY's network is 16 wide
+    assert main(["train", "matgo", "--out", str(tmp_path / "o"), *TINY, *init]) == 2
+    assert "layers" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
 
 
 def test_the_command_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -217,3 +255,87 @@ def test_rollouts_credit_the_learners_points_and_the_loss_decreases() -> None:
         after, parts = ppo_loss(torch, net, critic, t, s)
     assert float(after) < float(before)
     assert parts["entropy"] >= 0
+
+
+def test_the_win_bonus_is_credited_to_the_last_decision_of_a_decided_game() -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.bots import Budget, make_bot
+    from madang.rl.ppo import Rollouts
+    from madang.rl.train import _mlp
+    from madang.rl.vector import VectorGames
+
+    torch.manual_seed(0)
+    probe = VectorGames("matgo", 1, seed=0)
+    net = _mlp(torch, probe.encoding.obs_size, (32,), probe.encoding.num_actions)
+    critic = _mlp(torch, probe.encoding.obs_size, (32,), 1)
+
+    def play(bonus: float) -> tuple[Rollouts, np.ndarray]:
+        torch.manual_seed(1)  # the same samples: the same games, only the rewards differ
+        vg = VectorGames("matgo", 8, seed=5)
+        vg.reset()
+        roll = Rollouts(
+            vg, make_bot("matgo", "greedy"), Budget(None, 32), random.Random(0), 10.0, bonus
+        )
+        # λ = 0: a step's return is its own reward plus the next step's value (0 at the end)
+        return roll, roll.collect(torch, net, critic, 200, (1.0, 0.0)).ret
+
+    plain_roll, plain = play(0.0)
+    bonus_roll, bonus = play(5.0)
+    assert plain_roll.returns == bonus_roll.returns  # the points themselves are unchanged
+    diff = bonus - plain
+    hit = np.flatnonzero(np.abs(diff) > 1e-6)
+    decided = [p for p in bonus_roll.returns if p]
+    # one step per decided game, none for a draw (a game settled before the learner's
+    # first decision, a 총통 at the deal, has no step to credit)
+    assert 0 < len(decided) - 2 <= len(hit) <= len(decided)
+    # +0.5 (5 points / scale 10) where the game was won, -0.5 where lost: the last step's
+    # own reward is the game's settlement, so its sign is the game's
+    assert np.allclose(diff[hit], 0.5 * np.sign(plain[hit]))
+    assert {1.0, -1.0} <= set(np.sign(plain[hit]).tolist())
+
+
+def test_a_warm_up_update_trains_the_critic_and_leaves_the_policy() -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.bots import Budget, make_bot
+    from madang.rl.ppo import PPOSettings, Rollouts, critic_loss, ppo_update
+    from madang.rl.train import _mlp
+    from madang.rl.vector import VectorGames
+
+    torch.manual_seed(0)
+    vg = VectorGames("matgo", 4, seed=6)
+    vg.reset()
+    net = _mlp(torch, vg.encoding.obs_size, (32,), vg.encoding.num_actions)
+    critic = _mlp(torch, vg.encoding.obs_size, (32,), 1)
+    roll = Rollouts(vg, make_bot("matgo", "greedy"), Budget(None, 32), random.Random(0), 10.0)
+    batch = roll.collect(torch, net, critic, 64, (1.0, 0.95))
+    s = PPOSettings(lr=3e-3, epochs=2, batch=32)
+    opt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=s.lr)
+    obs, ret = torch.from_numpy(batch.obs), torch.from_numpy(batch.ret)
+    policy = [p.detach().clone() for p in net.parameters()]
+    with torch.no_grad():
+        before = float(critic_loss(torch, critic, obs, ret))
+    for _ in range(5):
+        ppo_update(torch, net, critic, opt, batch, s, random.Random(1), critic_only=True)
+    assert all(torch.equal(p, q) for p, q in zip(policy, net.parameters(), strict=True))
+    with torch.no_grad():
+        assert float(critic_loss(torch, critic, obs, ret)) < before
+    ppo_update(torch, net, critic, opt, batch, s, random.Random(1))  # then the policy moves
+    assert not all(torch.equal(p, q) for p, q in zip(policy, net.parameters(), strict=True))
+
+
+def test_the_shipped_policy_plays_from_a_clone() -> None:
+    from madang.bots import Budget, make_bot
+    from madang.matgo.engine import new_game
+    from madang.matgo.view import view
+    from madang.rl.learned import NumpyPolicy, register_learned
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "rl" / "train_matgo_policy.npz"
+    assert path.stat().st_size < 1_000_000  # small enough to ship (docs/rl/train.md)
+    assert NumpyPolicy(path).meta["ppo_steps"] > 0
+    bot = make_bot("matgo", register_learned("matgo", path))
+    g = new_game(seed=11)
+    while not g.over:
+        legal = g.legal_actions()
+        a = bot.act(view(g, g.current), list(legal), random.Random(0), Budget())
+        assert a in legal
+        g.step(a)

@@ -11,8 +11,10 @@ need it).
   holds one seat (drawn at every deal), the opponent bot the other, choosing from its
   seat's view as at a table. The learner samples from its masked softmax.
 * **Reward**: the learner's points (the game's payments to it minus those it makes),
-  divided by ``reward_scale``, credited to its last decision before they are paid; an
-  episode is one game, so its return is the game's points.
+  divided by ``reward_scale``, credited to its last decision before they are paid; at
+  the game's end, ``win_bonus`` points more (won: its points above 0) or fewer (lost:
+  below 0), also divided by ``reward_scale``, credited to its last decision of the game.
+  An episode is one game, so its return is (the game's points ± the bonus) / scale.
 * **Update**: only finished games are learnt from (terminal value 0); GAE(γ, λ) gives
   advantages (normalised per batch); the clipped surrogate, an entropy bonus and the
   critic's squared error, over ``epochs`` passes of shuffled minibatches, Adam with the
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # numpy and torch are the extras' (imported when the stage runs)
     import numpy.typing as npt
 
-__all__ = ["Batch", "PPOSettings", "Rollouts", "gae", "ppo_loss", "ppo_update"]
+__all__ = ["Batch", "PPOSettings", "Rollouts", "critic_loss", "gae", "ppo_loss", "ppo_update"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class PPOSettings:
     gamma: float = 1.0
     lam: float = 0.95
     reward_scale: float = 10.0
+    win_bonus: float = 0.0
     max_grad_norm: float = 0.5
 
 
@@ -102,6 +105,7 @@ class Rollouts:
     budget: Any
     rng: random.Random
     reward_scale: float
+    win_bonus: float = 0.0
     learner_seat: list[int] = field(default_factory=list)
     pending: list[list[_Step]] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)  # finished games' points
@@ -168,6 +172,8 @@ class Rollouts:
                     self.pending[i][-1].reward += r / self.reward_scale
             for i in np.flatnonzero(done).tolist():
                 if self.pending[i]:
+                    won = (self._points[i] > 0) - (self._points[i] < 0)  # 1, 0 (drawn) or -1
+                    self.pending[i][-1].reward += won * self.win_bonus / self.reward_scale
                     done_eps.append(self.pending[i])
                     have += len(self.pending[i])
                 self.returns.append(self._points[i])
@@ -196,6 +202,11 @@ def _batch(episodes: list[list[_Step]], gamma: float, lam: float) -> Batch:
     )
 
 
+def critic_loss(torch: Any, critic: Any, obs: Any, ret: Any) -> Any:
+    """The critic's mean squared error against the returns."""
+    return ((critic(obs).squeeze(-1) - ret) ** 2).mean()
+
+
 def ppo_loss(
     torch: Any, net: Any, critic: Any, b: dict[str, Any], s: PPOSettings
 ) -> tuple[Any, dict[str, float]]:
@@ -207,7 +218,7 @@ def ppo_loss(
     ratio = torch.exp(logp - b["logp"])
     adv = b["advantage"]
     pg = -torch.min(ratio * adv, ratio.clamp(1 - s.clip, 1 + s.clip) * adv).mean()
-    vf = ((critic(b["obs"]).squeeze(-1) - b["ret"]) ** 2).mean()
+    vf = critic_loss(torch, critic, b["obs"], b["ret"])
     ent = dist.entropy().mean()
     loss = pg + s.value_coef * vf - s.entropy * ent
     return loss, {"policy": pg.item(), "value": vf.item(), "entropy": ent.item()}
@@ -221,8 +232,11 @@ def ppo_update(
     batch: Batch,
     s: PPOSettings,
     rng: random.Random,
+    critic_only: bool = False,
 ) -> dict[str, float]:
-    """``s.epochs`` passes of shuffled minibatches over ``batch``; the mean loss and parts."""
+    """``s.epochs`` passes of shuffled minibatches over ``batch``; the mean loss and parts.
+    ``critic_only``: the loss is the critic's term alone, the policy is left as it is (the
+    warm-up, so that an untrained critic's advantages do not move a cloned policy)."""
     import numpy as np
 
     adv = batch.advantage
@@ -243,6 +257,8 @@ def ppo_update(
         for k in range(0, len(idx), s.batch):
             mb = torch.tensor(idx[k : k + s.batch], dtype=torch.int64)
             loss, parts = ppo_loss(torch, net, critic, {n: v[mb] for n, v in t.items()}, s)
+            if critic_only:
+                loss = s.value_coef * critic_loss(torch, critic, t["obs"][mb], t["ret"][mb])
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, s.max_grad_norm)

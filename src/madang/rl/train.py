@@ -8,9 +8,9 @@ the rest fine-tuning (5):
    ``--games`` games stepped together, each decision played by the teacher, or (a share
    ``--explore``) by a random legal action, so that the student also sees states off the
    teacher's path.
-2. **Labels**: the teacher (``hard``, the search bot, by default) chooses from the seat's
-   own view (:func:`madang.matgo.view.view`), never the full state. Decisions with one
-   legal action teach nothing and are not kept.
+2. **Labels**: the teacher (``greedy`` by default; any Matgo bot, e.g. ``hard``, the
+   search bot) chooses from the seat's own view (:func:`madang.matgo.view.view`), never
+   the full state. Decisions with one legal action teach nothing and are not kept.
 3. **The student**, a multilayer perceptron over the encoding's observation, learns the
    labels by masked cross-entropy (illegal actions get no probability), with Adam on
    minibatches drawn from everything collected so far, between rounds of collection.
@@ -19,8 +19,9 @@ the rest fine-tuning (5):
    points per game with 95% confidence intervals go to ``curve.csv`` beside the wall time
    and the stage (``bc`` or ``ppo``).
 5. **Fine-tuning** (:mod:`madang.rl.ppo`): the cloned policy plays ``--opponent`` on the
-   batched engine and learns from the points of its games by masked PPO (a critic, GAE,
-   the clipped objective, an entropy bonus).
+   batched engine and learns from the points of its games, plus ``--win-bonus`` for a
+   won game and minus it for a lost one, by masked PPO (a critic, trained alone for the
+   first ``--ppo-warmup`` updates, GAE, the clipped objective, an entropy bonus).
 
 ``--out`` receives ``policy.npz`` (the weights: numpy arrays, so play needs no torch;
 the bot ``learned:OUT/policy.npz``), ``bc.npz`` (the policy at the end of cloning, the
@@ -47,7 +48,15 @@ from madang.rl.ppo import PPOSettings, Rollouts, ppo_update
 if TYPE_CHECKING:  # numpy and torch are the extras' (imported when the command runs)
     import numpy.typing as npt
 
-__all__ = ["CURVE_FIELDS", "TrainConfig", "evaluate", "register_cli", "save_policy", "train"]
+__all__ = [
+    "CURVE_FIELDS",
+    "TrainConfig",
+    "evaluate",
+    "load_policy",
+    "register_cli",
+    "save_policy",
+    "train",
+]
 
 #: The columns of ``curve.csv``.
 CURVE_FIELDS = (
@@ -75,7 +84,7 @@ class TrainConfig:
     seed: int = 0
     out: Path = Path("runs/matgo")
     threads: int = 2
-    teacher: str = "hard"
+    teacher: str = "greedy"
     teacher_iterations: int = 8
     games: int = 32
     explore: float = 0.15
@@ -85,11 +94,11 @@ class TrainConfig:
     steps_per_round: int = 32
     updates_per_round: int = 64
     max_samples: int = 300_000
-    eval_every: float = 10.0
+    eval_every: float = 5.0
     eval_deals: int = 200
     final_deals: int = 1000
     opponent: str = "greedy"
-    bc_share: float = 0.4
+    bc_share: float = 0.25
     ppo_games: int = 64
     ppo_lr: float = 1e-4
     ppo_rollout: int = 2048
@@ -97,6 +106,9 @@ class TrainConfig:
     ppo_clip: float = 0.2
     ppo_entropy: float = 0.01
     reward_scale: float = 10.0
+    win_bonus: float = 10.0
+    ppo_warmup: int = 10
+    init: Path | None = None
 
     def ppo(self) -> PPOSettings:
         """The fine-tuning stage's settings."""
@@ -108,6 +120,7 @@ class TrainConfig:
             clip=self.ppo_clip,
             entropy=self.ppo_entropy,
             reward_scale=self.reward_scale,
+            win_bonus=self.win_bonus,
         )
 
     def check(self) -> None:
@@ -138,6 +151,12 @@ class TrainConfig:
             raise RuleConfigError(f"--explore must lie in [0, 1], not {self.explore}")
         if not 0 <= self.bc_share <= 1:
             raise RuleConfigError(f"--bc-share must lie in [0, 1], not {self.bc_share}")
+        if self.ppo_warmup < 0:
+            raise RuleConfigError(f"--ppo-warmup cannot be negative, not {self.ppo_warmup}")
+        if self.win_bonus < 0:
+            raise RuleConfigError(f"--win-bonus cannot be negative, not {self.win_bonus}")
+        if self.init is not None and not Path(self.init).is_file():
+            raise RuleConfigError(f"--init {self.init}: no such file")
         if self.ppo_entropy < 0:
             raise RuleConfigError(f"--ppo-entropy cannot be negative, not {self.ppo_entropy}")
         if not self.hidden or min(self.hidden) < 1:
@@ -178,8 +197,26 @@ def save_policy(net: Any, path: Path, game: str, meta: dict[str, Any]) -> None:
     arrays["meta"] = np.array(json.dumps({"game": game, "layers": len(linears), **meta}))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, **arrays)
+    np.savez_compressed(tmp, **arrays)  # about 7% smaller: a 256-256 policy under 1 MB
     tmp.replace(path)
+
+
+def load_policy(torch: Any, net: Any, path: Path) -> None:
+    """Set the network's weights to those :func:`save_policy` wrote at ``path``; a file
+    of other layer shapes raises :class:`RuleConfigError` and changes nothing."""
+    from madang.rl.learned import NumpyPolicy
+
+    layers = NumpyPolicy(path).layers
+    linears = [m for m in net if hasattr(m, "weight")]
+    shapes = [tuple(m.weight.shape[::-1]) for m in linears]
+    if [w.shape for w, _ in layers] != shapes:
+        raise RuleConfigError(
+            f"--init {path}: layers {[w.shape for w, _ in layers]}, the network's {shapes}"
+        )
+    with torch.no_grad():
+        for m, (w, b) in zip(linears, layers, strict=True):
+            m.weight.copy_(torch.from_numpy(w.T.copy()))
+            m.bias.copy_(torch.from_numpy(b))
 
 
 def evaluate(policy: Path, opponent: str, deals: int, seed: int) -> dict[str, Any]:
@@ -367,7 +404,6 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
     policy_path = out / "policy.npz"
     teacher = make_bot("matgo", cfg.teacher)
     opponent = make_bot("matgo", cfg.opponent)  # an unknown opponent fails before training
@@ -376,9 +412,12 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     vg.reset()
     enc = vg.encoding
     net = _mlp(torch, enc.obs_size, cfg.hidden, enc.num_actions)
+    if cfg.init is not None:
+        load_policy(torch, net, cfg.init)
+    out.mkdir(parents=True, exist_ok=True)  # the settings and the bots are good: write
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     samples = _Samples(enc.obs_size, enc.num_actions, cfg.max_samples)
-    meta = {"teacher": cfg.teacher, "seed": cfg.seed}
+    meta = {"teacher": cfg.teacher, "seed": cfg.seed, "init": str(cfg.init) if cfg.init else None}
     t0 = time.perf_counter()
     deadline = t0 + cfg.minutes * 60
     bc_deadline = t0 + cfg.minutes * 60 * cfg.bc_share
@@ -464,13 +503,16 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         popt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=ppo.lr)
         pvg = VectorGames("matgo", cfg.ppo_games, seed=cfg.seed + 7)
         pvg.reset()
-        roll = Rollouts(pvg, opponent, Budget(None, 32), rng, ppo.reward_scale)
+        roll = Rollouts(pvg, opponent, Budget(None, 32), rng, ppo.reward_scale, ppo.win_bonus)
         acc_v = float("nan")
+        updates = 0
         next_eval = time.perf_counter() + cfg.eval_every * 60
         while True:  # at least one update, however short the stage
             batch = roll.collect(torch, net, critic, ppo.rollout, (ppo.gamma, ppo.lam))
             net.train()
-            loss_v = ppo_update(torch, net, critic, popt, batch, ppo, rng)["loss"]
+            warm = updates < cfg.ppo_warmup  # the critic learns first, the policy waits
+            loss_v = ppo_update(torch, net, critic, popt, batch, ppo, rng, warm)["loss"]
+            updates += 1
             ppo_steps = roll.steps
             now = time.perf_counter()
             if now >= deadline:
@@ -564,6 +606,9 @@ def _cmd_train_matgo(args: argparse.Namespace) -> int:
         ppo_clip=args.ppo_clip,
         ppo_entropy=args.ppo_entropy,
         reward_scale=args.reward_scale,
+        win_bonus=args.win_bonus,
+        ppo_warmup=args.ppo_warmup,
+        init=Path(args.init) if args.init else None,
     )
     summary = train(cfg)
     f = summary["final"]
@@ -589,7 +634,7 @@ def register_cli(sub: Any) -> None:
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
         "matgo",
-        help="behaviour cloning from the search bot, then masked PPO against greedy; "
+        help="behaviour cloning from a bot (greedy), then masked PPO against greedy; "
         "evaluated against greedy on duplicate deals",
     )
     d = TrainConfig()
@@ -632,5 +677,20 @@ def register_cli(sub: Any) -> None:
     m.add_argument("--ppo-entropy", type=float, default=d.ppo_entropy, help="entropy bonus")
     m.add_argument(
         "--reward-scale", type=float, default=d.reward_scale, help="points per unit of reward"
+    )
+    m.add_argument(
+        "--win-bonus",
+        type=float,
+        default=d.win_bonus,
+        help="points added to a won game's reward, taken from a lost one's (fine-tuning)",
+    )
+    m.add_argument(
+        "--ppo-warmup",
+        type=int,
+        default=d.ppo_warmup,
+        help="first updates that train the critic alone (the policy unchanged)",
+    )
+    m.add_argument(
+        "--init", default=None, help="start from this policy.npz's weights (same --hidden)"
     )
     m.set_defaults(handler=_cmd_train_matgo)
