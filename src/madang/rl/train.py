@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from madang.core.errors import RuleConfigError
-from madang.rl.ppo import PPOSettings, Rollouts, ppo_update
+from madang.rl.ppo import PPOSettings, Rollouts, ppo_update, seat_view
 
 if TYPE_CHECKING:  # numpy and torch are the extras' (imported when the command runs)
     import numpy.typing as npt
@@ -282,16 +282,19 @@ def _label_worker(
     explore: float,
     out: Any,
     stop: Any,
+    game: str = "matgo",
+    preset: str | None = None,
 ) -> None:
-    """A labelling process (``--threads`` above 1): its own games and teacher, each step's
-    labelled states sent to ``out`` as arrays, until ``stop`` is set (at least one step)."""
+    """A labelling process (``--threads`` above 1): its own games (of ``game`` under
+    ``preset``) and teacher, each step's labelled states sent to ``out`` as arrays, until
+    ``stop`` is set (at least one step)."""
     from madang.bots import Budget, make_bot
     from madang.rl.vector import VectorGames
 
     rng = random.Random(seed)
-    vg = VectorGames("matgo", games, seed=seed)
+    vg = VectorGames(game, games, seed=seed, preset=preset)
     vg.reset()
-    bot, budget = make_bot("matgo", teacher), Budget(None, iterations)
+    bot, budget = make_bot(game, teacher), Budget(None, iterations)
     enc = vg.encoding
     mine = _Samples(enc.obs_size, enc.num_actions, games)
     while True:
@@ -305,7 +308,9 @@ class _Labellers:
     """``n`` labelling processes beside the learner (started with ``spawn``: the learner's
     torch threads are not forked); :meth:`drain` moves what they sent into ``samples``."""
 
-    def __init__(self, n: int, cfg: TrainConfig) -> None:
+    def __init__(
+        self, n: int, cfg: TrainConfig, game: str = "matgo", preset: str | None = None
+    ) -> None:
         import multiprocessing as mp
 
         ctx = mp.get_context("spawn")
@@ -324,6 +329,8 @@ class _Labellers:
                     cfg.explore,
                     self.queue,
                     self.stop,
+                    game,
+                    preset,
                 ),
                 daemon=True,
             )
@@ -369,8 +376,7 @@ def _collect(
     choice from the seat's view; the teacher plays it (or a random legal action)."""
     import numpy as np
 
-    from madang.matgo.view import view
-
+    view = seat_view(vg.game)
     obs, mask = vg.obs, vg.mask
     for _ in range(steps):
         actions = []
@@ -540,7 +546,9 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     return summary
 
 
-def plot_curve(rows: list[dict[str, Any]], path: Path, opponent: str) -> bool:
+def plot_curve(
+    rows: list[dict[str, Any]], path: Path, opponent: str, title: str = "madang train matgo"
+) -> bool:
     """Points per game against the opponent by wall time (with the 95% intervals), as a
     PNG; False where matplotlib is not installed or nothing was evaluated."""
     pts = [r for r in rows if "points_per_game" in r]
@@ -573,7 +581,7 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, opponent: str) -> bool:
         ax.legend(loc="lower right")
     ax.set_xlabel("wall time (minutes)")
     ax.set_ylabel(f"points per game vs {opponent} (95% CI)")
-    ax.set_title("madang train matgo")
+    ax.set_title(title)
     fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
     return True
