@@ -637,7 +637,8 @@ def _cmd_train_matgo(args: argparse.Namespace) -> int:
 
 
 def register_cli(sub: Any) -> None:
-    """Add ``train matgo`` to the ``madang`` parser (it needs the ``train`` extra when run)."""
+    """Add ``train matgo`` and ``train mahjong`` (:mod:`madang.rl.train_mahjong`) to the
+    ``madang`` parser (they need the ``train`` extra when run)."""
     p = sub.add_parser("train", help="train a policy from nothing (needs the train extra: torch)")
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
@@ -645,7 +646,16 @@ def register_cli(sub: Any) -> None:
         help="behaviour cloning from a bot (greedy), then masked PPO against greedy; "
         "evaluated against greedy on duplicate deals",
     )
-    d = TrainConfig()
+    add_options(m, TrainConfig(), "matgo")
+    m.set_defaults(handler=_cmd_train_matgo)
+    from madang.rl.train_mahjong import register_cli as register_mahjong
+
+    register_mahjong(inner)
+
+
+def add_options(m: argparse.ArgumentParser, d: TrainConfig, game: str) -> None:
+    """The options of ``madang train GAME`` (one per setting of :class:`TrainConfig`),
+    with ``d``'s values as defaults."""
     m.add_argument("--minutes", type=float, default=d.minutes, help="wall time for training")
     m.add_argument("--seed", type=int, default=d.seed)
     m.add_argument("--out", default=str(d.out), help="folder for policy.npz, curve.csv, ...")
@@ -655,7 +665,7 @@ def register_cli(sub: Any) -> None:
         default=d.threads,
         help="cores: N - 1 labelling processes while cloning, N torch threads after",
     )
-    m.add_argument("--teacher", default=d.teacher, help="the Matgo bot to clone")
+    m.add_argument("--teacher", default=d.teacher, help=f"the {game} bot to clone")
     m.add_argument("--teacher-iterations", type=int, default=d.teacher_iterations)
     m.add_argument("--games", type=int, default=d.games, help="games stepped together")
     m.add_argument("--explore", type=float, default=d.explore, help="share of random moves")
@@ -670,7 +680,9 @@ def register_cli(sub: Any) -> None:
     )
     m.add_argument("--eval-every", type=float, default=d.eval_every, help="minutes")
     m.add_argument("--eval-deals", type=int, default=d.eval_deals, help="per evaluation")
-    m.add_argument("--final-deals", type=int, default=d.final_deals, help="2 games each")
+    m.add_argument(
+        "--final-deals", type=int, default=d.final_deals, help="at the end (A at every seat)"
+    )
     m.add_argument(
         "--opponent", default=d.opponent, help="the bot fine-tuned and evaluated against"
     )
@@ -701,4 +713,3 @@ def register_cli(sub: Any) -> None:
     m.add_argument(
         "--init", default=None, help="start from this policy.npz's weights (same --hidden)"
     )
-    m.set_defaults(handler=_cmd_train_matgo)
