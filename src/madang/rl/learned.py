@@ -36,6 +36,23 @@ class NumpyPolicy:
                 self.layers = [(z[f"W{i}"], z[f"b{i}"]) for i in range(n)]
         except (OSError, KeyError, ValueError) as e:
             raise RuleConfigError(f"{path} is not a policy saved by madang train: {e}") from None
+        self.path = path
+
+    def check_fits(self, game: str, obs_size: int, num_actions: int) -> None:
+        """Raise :class:`RuleConfigError` unless the policy plays ``game``: trained on it
+        (its ``meta``), ``obs_size`` numbers in and ``num_actions`` logits out (a Matgo
+        policy seated at a mahjong table is refused here, before it plays)."""
+        from madang.core.errors import RuleConfigError
+
+        trained = self.meta.get("game")
+        if trained is not None and trained != game:
+            raise RuleConfigError(f"{self.path} is a {trained} policy, not a {game} one")
+        shape = (self.layers[0][0].shape[0], self.layers[-1][0].shape[-1])
+        if shape != (obs_size, num_actions):
+            raise RuleConfigError(
+                f"{self.path} maps {shape[0]} numbers to {shape[1]} actions; {game}'s "
+                f"encoding has {obs_size} and {num_actions}"
+            )
 
     def logits(self, obs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         x = obs.astype(np.float32)
@@ -63,6 +80,7 @@ class LearnedBot:
         self.model: Any
         if str(path).endswith(".npz"):
             self.model = NumpyPolicy(path)
+            self.model.check_fits(game, self.encoding.obs_size, self.encoding.num_actions)
         else:
             from sb3_contrib import MaskablePPO
 

@@ -24,14 +24,42 @@ need it).
 
 from __future__ import annotations
 
+import importlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # numpy and torch are the extras' (imported when the stage runs)
     import numpy.typing as npt
 
-__all__ = ["Batch", "PPOSettings", "Rollouts", "critic_loss", "gae", "ppo_loss", "ppo_update"]
+__all__ = [
+    "Batch",
+    "PPOSettings",
+    "Rollouts",
+    "critic_loss",
+    "gae",
+    "ppo_loss",
+    "ppo_update",
+    "seat_view",
+]
+
+
+def seat_view(game: str) -> Callable[[Any, int], dict[str, Any]]:
+    """The function giving a seat's view of an engine state of ``game`` (its
+    ``madang.GAME.view.view``): what its bots see at a table, and all they are shown here.
+
+    >>> seat_view("mahjong").__module__
+    'madang.mahjong.view'
+    """
+    from madang.core.errors import RuleConfigError
+
+    try:
+        module = importlib.import_module(f"madang.{game}.view")
+    except ModuleNotFoundError:
+        raise RuleConfigError(f"{game} has no seat views to train on") from None
+    view: Callable[[Any, int], dict[str, Any]] = module.view
+    return view
 
 
 @dataclass(frozen=True)
@@ -124,10 +152,9 @@ class Rollouts:
         (forced ones, a single legal action, included); their batch with GAE(γ, λ)."""
         import numpy as np
 
-        from madang.matgo.view import view
-
         gamma, lam = gamma_lam
         vg = self.vg
+        view = seat_view(vg.game)
         done_eps: list[list[_Step]] = []
         have = 0
         obs, mask = vg.obs, vg.mask

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from madang.core.errors import RuleConfigError
-from madang.rl.ppo import PPOSettings, Rollouts, ppo_update
+from madang.rl.ppo import PPOSettings, Rollouts, ppo_update, seat_view
 
 if TYPE_CHECKING:  # numpy and torch are the extras' (imported when the command runs)
     import numpy.typing as npt
@@ -282,16 +282,19 @@ def _label_worker(
     explore: float,
     out: Any,
     stop: Any,
+    game: str = "matgo",
+    preset: str | None = None,
 ) -> None:
-    """A labelling process (``--threads`` above 1): its own games and teacher, each step's
-    labelled states sent to ``out`` as arrays, until ``stop`` is set (at least one step)."""
+    """A labelling process (``--threads`` above 1): its own games (of ``game`` under
+    ``preset``) and teacher, each step's labelled states sent to ``out`` as arrays, until
+    ``stop`` is set (at least one step)."""
     from madang.bots import Budget, make_bot
     from madang.rl.vector import VectorGames
 
     rng = random.Random(seed)
-    vg = VectorGames("matgo", games, seed=seed)
+    vg = VectorGames(game, games, seed=seed, preset=preset)
     vg.reset()
-    bot, budget = make_bot("matgo", teacher), Budget(None, iterations)
+    bot, budget = make_bot(game, teacher), Budget(None, iterations)
     enc = vg.encoding
     mine = _Samples(enc.obs_size, enc.num_actions, games)
     while True:
@@ -305,7 +308,9 @@ class _Labellers:
     """``n`` labelling processes beside the learner (started with ``spawn``: the learner's
     torch threads are not forked); :meth:`drain` moves what they sent into ``samples``."""
 
-    def __init__(self, n: int, cfg: TrainConfig) -> None:
+    def __init__(
+        self, n: int, cfg: TrainConfig, game: str = "matgo", preset: str | None = None
+    ) -> None:
         import multiprocessing as mp
 
         ctx = mp.get_context("spawn")
@@ -324,6 +329,8 @@ class _Labellers:
                     cfg.explore,
                     self.queue,
                     self.stop,
+                    game,
+                    preset,
                 ),
                 daemon=True,
             )
@@ -369,8 +376,7 @@ def _collect(
     choice from the seat's view; the teacher plays it (or a random legal action)."""
     import numpy as np
 
-    from madang.matgo.view import view
-
+    view = seat_view(vg.game)
     obs, mask = vg.obs, vg.mask
     for _ in range(steps):
         actions = []
@@ -540,7 +546,9 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     return summary
 
 
-def plot_curve(rows: list[dict[str, Any]], path: Path, opponent: str) -> bool:
+def plot_curve(
+    rows: list[dict[str, Any]], path: Path, opponent: str, title: str = "madang train matgo"
+) -> bool:
     """Points per game against the opponent by wall time (with the 95% intervals), as a
     PNG; False where matplotlib is not installed or nothing was evaluated."""
     pts = [r for r in rows if "points_per_game" in r]
@@ -573,7 +581,7 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, opponent: str) -> bool:
         ax.legend(loc="lower right")
     ax.set_xlabel("wall time (minutes)")
     ax.set_ylabel(f"points per game vs {opponent} (95% CI)")
-    ax.set_title("madang train matgo")
+    ax.set_title(title)
     fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
     return True
@@ -629,7 +637,8 @@ def _cmd_train_matgo(args: argparse.Namespace) -> int:
 
 
 def register_cli(sub: Any) -> None:
-    """Add ``train matgo`` to the ``madang`` parser (it needs the ``train`` extra when run)."""
+    """Add ``train matgo`` and ``train mahjong`` (:mod:`madang.rl.train_mahjong`) to the
+    ``madang`` parser (they need the ``train`` extra when run)."""
     p = sub.add_parser("train", help="train a policy from nothing (needs the train extra: torch)")
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
@@ -637,7 +646,16 @@ def register_cli(sub: Any) -> None:
         help="behaviour cloning from a bot (greedy), then masked PPO against greedy; "
         "evaluated against greedy on duplicate deals",
     )
-    d = TrainConfig()
+    add_options(m, TrainConfig(), "matgo")
+    m.set_defaults(handler=_cmd_train_matgo)
+    from madang.rl.train_mahjong import register_cli as register_mahjong
+
+    register_mahjong(inner)
+
+
+def add_options(m: argparse.ArgumentParser, d: TrainConfig, game: str) -> None:
+    """The options of ``madang train GAME`` (one per setting of :class:`TrainConfig`),
+    with ``d``'s values as defaults."""
     m.add_argument("--minutes", type=float, default=d.minutes, help="wall time for training")
     m.add_argument("--seed", type=int, default=d.seed)
     m.add_argument("--out", default=str(d.out), help="folder for policy.npz, curve.csv, ...")
@@ -647,7 +665,7 @@ def register_cli(sub: Any) -> None:
         default=d.threads,
         help="cores: N - 1 labelling processes while cloning, N torch threads after",
     )
-    m.add_argument("--teacher", default=d.teacher, help="the Matgo bot to clone")
+    m.add_argument("--teacher", default=d.teacher, help=f"the {game} bot to clone")
     m.add_argument("--teacher-iterations", type=int, default=d.teacher_iterations)
     m.add_argument("--games", type=int, default=d.games, help="games stepped together")
     m.add_argument("--explore", type=float, default=d.explore, help="share of random moves")
@@ -662,7 +680,9 @@ def register_cli(sub: Any) -> None:
     )
     m.add_argument("--eval-every", type=float, default=d.eval_every, help="minutes")
     m.add_argument("--eval-deals", type=int, default=d.eval_deals, help="per evaluation")
-    m.add_argument("--final-deals", type=int, default=d.final_deals, help="2 games each")
+    m.add_argument(
+        "--final-deals", type=int, default=d.final_deals, help="at the end (A at every seat)"
+    )
     m.add_argument(
         "--opponent", default=d.opponent, help="the bot fine-tuned and evaluated against"
     )
@@ -693,4 +713,3 @@ def register_cli(sub: Any) -> None:
     m.add_argument(
         "--init", default=None, help="start from this policy.npz's weights (same --hidden)"
     )
-    m.set_defaults(handler=_cmd_train_matgo)
