@@ -593,16 +593,18 @@ async def _until_welcome(ws: Any) -> list[dict[str, Any]]:
 
 @contextlib.asynccontextmanager
 async def _joined(url: str, headers: dict[str, str] | None = None) -> AsyncIterator[Any]:
-    """A socket to a table that has said hello and been welcomed, reconnecting on 1013
-    (try again: the owner did not answer in time under load) as the clients do."""
+    """A socket to a table that has said hello and been welcomed, reconnecting as the
+    clients do when it is closed before the welcome with 1013 (try again: the owner did
+    not answer in time under load) or 1000 (the process holding it let the table's
+    stream go, as when the owner's lease moves under load)."""
     for attempt in range(5):
         ws = await websockets.connect(url, additional_headers=headers, open_timeout=10)
         try:
             await _until_welcome(ws)
             break
-        except websockets.ConnectionClosedError as e:
+        except websockets.ConnectionClosed as e:
             await ws.close()
-            if e.rcvd is None or e.rcvd.code != 1013 or attempt == 4:
+            if e.rcvd is None or e.rcvd.code not in (1000, 1013) or attempt == 4:
                 raise
             await asyncio.sleep(0.5)
     try:
