@@ -392,17 +392,79 @@ def _collect(
         obs, mask, _, _ = vg.step(np.array(actions, dtype=np.int64))
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """What differs between the games that the recipe (:func:`run`) trains: the game and
+    its rules preset, the curve's columns, the evaluation of a saved policy
+    (``evaluate(policy, deals, seed)``), the evaluation's part of the log line, the policy
+    file's extra ``meta``, and the curve's opponent and title."""
+
+    game: str
+    preset: str | None
+    curve_fields: tuple[str, ...]
+    evaluate: Callable[[Path, int, int], dict[str, Any]]
+    describe: Callable[[dict[str, Any]], str]
+    meta: dict[str, Any]
+    against: str
+    title: str
+
+
 def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run the recipe for ``cfg.minutes`` of wall time, cloning for the first
+    """Run the recipe on Matgo for ``cfg.minutes`` of wall time, cloning for the first
     ``cfg.bc_share`` of it and fine-tuning for the rest (the final evaluation after it);
+    the summary also written to ``OUT/summary.json``."""
+    recipe = Recipe(
+        game="matgo",
+        preset=None,
+        curve_fields=CURVE_FIELDS,
+        evaluate=lambda policy, deals, seed: evaluate(policy, cfg.opponent, deals, seed),
+        describe=lambda row: f"vs {cfg.opponent}: win {row['win_rate']:.3f}",
+        meta={},
+        against=cfg.opponent,
+        title="madang train matgo",
+    )
+    return run(cfg, recipe, log)
+
+
+def _bc_round(
+    torch: Any, net: Any, opt: Any, samples: _Samples, cfg: TrainConfig, rng: random.Random
+) -> tuple[float, float] | None:
+    """``cfg.updates_per_round`` minibatches of masked cross-entropy on the samples; the
+    mean loss and the agreement with the teacher (None when nothing was updated)."""
+    import numpy as np
+
+    net.train()
+    losses, hits, seen = [], 0, 0
+    for _ in range(cfg.updates_per_round if samples.n else 0):
+        idx = np.fromiter(
+            (rng.randrange(samples.n) for _ in range(min(cfg.batch, samples.n))), dtype=np.int64
+        )
+        x = torch.from_numpy(samples.obs[idx])
+        m = torch.from_numpy(samples.mask[idx])
+        y = torch.from_numpy(samples.label[idx])
+        logits = net(x).masked_fill(~m, -1e9)
+        loss = torch.nn.functional.cross_entropy(logits, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+        hits += int((logits.argmax(1) == y).sum())
+        seen += len(idx)
+    return (float(np.mean(losses)), hits / seen) if losses else None
+
+
+def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """The recipe for any game with an encoding (:class:`Recipe` says what differs):
+    clone ``cfg.teacher`` for the first ``cfg.bc_share`` of ``cfg.minutes``, fine-tune by
+    PPO against ``cfg.opponent`` for the rest, evaluate along the way and at the end;
     the summary also written to ``OUT/summary.json``."""
     cfg.check()
     torch = _require_torch()
-    import numpy as np
 
     from madang.bots import Budget, make_bot
     from madang.rl.vector import VectorGames
 
+    game = recipe.game
     # --threads N: N - 1 labelling processes beside the learner while it clones (its
     # torch on one thread meanwhile), all N threads for torch while it fine-tunes
     workers = cfg.threads - 1 if cfg.bc_share > 0 else 0
@@ -411,10 +473,10 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     rng = random.Random(cfg.seed)
     out = Path(cfg.out)
     policy_path = out / "policy.npz"
-    teacher = make_bot("matgo", cfg.teacher)
-    opponent = make_bot("matgo", cfg.opponent)  # an unknown opponent fails before training
+    teacher = make_bot(game, cfg.teacher)
+    opponent = make_bot(game, cfg.opponent)  # an unknown opponent fails before training
     budget = Budget(None, cfg.teacher_iterations)
-    vg = VectorGames("matgo", cfg.games, seed=cfg.seed)
+    vg = VectorGames(game, cfg.games, seed=cfg.seed, preset=recipe.preset)
     vg.reset()
     enc = vg.encoding
     net = _mlp(torch, enc.obs_size, cfg.hidden, enc.num_actions)
@@ -423,20 +485,25 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     out.mkdir(parents=True, exist_ok=True)  # the settings and the bots are good: write
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     samples = _Samples(enc.obs_size, enc.num_actions, cfg.max_samples)
-    meta = {"teacher": cfg.teacher, "seed": cfg.seed, "init": str(cfg.init) if cfg.init else None}
+    meta = {
+        "teacher": cfg.teacher,
+        "seed": cfg.seed,
+        **recipe.meta,
+        "init": str(cfg.init) if cfg.init else None,
+    }
     t0 = time.perf_counter()
     deadline = t0 + cfg.minutes * 60
     bc_deadline = t0 + cfg.minutes * 60 * cfg.bc_share
     rows: list[dict[str, Any]] = []
     curve = out / "curve.csv"
     with curve.open("w", newline="", encoding="utf-8") as f:
-        csv.DictWriter(f, CURVE_FIELDS).writeheader()
+        csv.DictWriter(f, recipe.curve_fields).writeheader()
     loss_v, acc_v = float("nan"), float("nan")
     stage, ppo_steps = "bc", 0
 
     def checkpoint(deals: int, seed: int) -> dict[str, Any]:
         save_policy(
-            net, policy_path, "matgo", {**meta, "samples": samples.seen, "ppo_steps": ppo_steps}
+            net, policy_path, game, {**meta, "samples": samples.seen, "ppo_steps": ppo_steps}
         )
         row: dict[str, Any] = {
             "wall_s": round(time.perf_counter() - t0, 1),
@@ -447,46 +514,29 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
             "accuracy": round(acc_v, 4),
         }
         if deals:
-            row |= evaluate(policy_path, cfg.opponent, deals, seed)
+            row |= recipe.evaluate(policy_path, deals, seed)
             log(
                 f"{row['wall_s']:7.0f}s  {stage}  {samples.seen:7d} samples  "
                 f"{ppo_steps:8d} ppo steps  loss {loss_v:.3f}  acc {acc_v:.3f}  "
-                f"vs {cfg.opponent}: win {row['win_rate']:.3f}  "
+                f"{recipe.describe(row)}  "
                 f"points {row['points_per_game']:+.2f} "
                 f"[{row['points_lo']:+.2f}, {row['points_hi']:+.2f}]"
             )
         rows.append(row)
         with curve.open("a", newline="", encoding="utf-8") as f:
-            csv.DictWriter(f, CURVE_FIELDS).writerow(row)
+            csv.DictWriter(f, recipe.curve_fields).writerow(row)
         return row
 
-    labellers = _Labellers(workers, cfg) if workers else None
+    labellers = _Labellers(workers, cfg, game, recipe.preset) if workers else None
     checkpoint(cfg.eval_deals, cfg.seed + 1)  # the untrained network: random's level
     next_eval = time.perf_counter() + cfg.eval_every * 60
     while cfg.bc_share > 0:  # at least one round, however short the stage
         _collect(vg, teacher, budget, samples, cfg.steps_per_round, cfg.explore, rng)
         if labellers is not None:
             labellers.drain(samples)
-        net.train()
-        losses, hits, seen = [], 0, 0
-        for _ in range(cfg.updates_per_round if samples.n else 0):
-            idx = np.fromiter(
-                (rng.randrange(samples.n) for _ in range(min(cfg.batch, samples.n))),
-                dtype=np.int64,
-            )
-            x = torch.from_numpy(samples.obs[idx])
-            m = torch.from_numpy(samples.mask[idx])
-            y = torch.from_numpy(samples.label[idx])
-            logits = net(x).masked_fill(~m, -1e9)
-            loss = torch.nn.functional.cross_entropy(logits, y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            losses.append(loss.item())
-            hits += int((logits.argmax(1) == y).sum())
-            seen += len(idx)
-        if losses:
-            loss_v, acc_v = float(np.mean(losses)), hits / seen
+        got = _bc_round(torch, net, opt, samples, cfg, rng)
+        if got is not None:
+            loss_v, acc_v = got
         now = time.perf_counter()
         if now >= bc_deadline:
             break
@@ -502,12 +552,12 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     bc_row: dict[str, Any] | None = None
     if cfg.bc_share < 1:  # the clone, evaluated and kept, is where fine-tuning starts
         bc_row = checkpoint(cfg.eval_deals, cfg.seed + 1)
-        save_policy(net, out / "bc.npz", "matgo", {**meta, "samples": samples.seen})
+        save_policy(net, out / "bc.npz", game, {**meta, "samples": samples.seen})
         stage = "ppo"
         ppo = cfg.ppo()
         critic = _mlp(torch, enc.obs_size, cfg.hidden, 1)
         popt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=ppo.lr)
-        pvg = VectorGames("matgo", cfg.ppo_games, seed=cfg.seed + 7)
+        pvg = VectorGames(game, cfg.ppo_games, seed=cfg.seed + 7, preset=recipe.preset)
         pvg.reset()
         roll = Rollouts(pvg, opponent, Budget(None, 32), rng, ppo.reward_scale, ppo.win_bonus)
         acc_v = float("nan")
@@ -529,6 +579,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     train_s = time.perf_counter() - t0
     final = checkpoint(cfg.final_deals, cfg.seed + 2)
     summary = {
+        "game": game,
         "config": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(cfg).items()},
         "train_s": round(train_s, 1),
         "bc_s": round(bc_s, 1),
@@ -541,7 +592,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         "final": final,
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
-    if plot_curve(rows, out / "curve.png", cfg.opponent):
+    if plot_curve(rows, out / "curve.png", recipe.against, recipe.title):
         log(f"curve: {out / 'curve.png'}")
     return summary
 

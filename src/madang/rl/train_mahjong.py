@@ -31,19 +31,15 @@ Korean mahjong's hands (``docs/rl/mahjong.md``, Training), its pieces reused:
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
-import random
-import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from madang.core.errors import RuleConfigError
 from madang.rl import train as base
-from madang.rl.ppo import Rollouts, ppo_update
 
 __all__ = ["CURVE_FIELDS", "MahjongTrainConfig", "evaluate", "register_cli", "train"]
 
@@ -122,175 +118,28 @@ def evaluate(
     }
 
 
-def _bc_round(
-    torch: Any, net: Any, opt: Any, samples: Any, cfg: MahjongTrainConfig, rng: random.Random
-) -> tuple[float, float] | None:
-    """``cfg.updates_per_round`` minibatches of masked cross-entropy on the samples; the
-    mean loss and the agreement with the teacher (None when nothing was updated)."""
-    import numpy as np
-
-    net.train()
-    losses, hits, seen = [], 0, 0
-    for _ in range(cfg.updates_per_round if samples.n else 0):
-        idx = np.fromiter(
-            (rng.randrange(samples.n) for _ in range(min(cfg.batch, samples.n))), dtype=np.int64
-        )
-        x = torch.from_numpy(samples.obs[idx])
-        m = torch.from_numpy(samples.mask[idx])
-        y = torch.from_numpy(samples.label[idx])
-        logits = net(x).masked_fill(~m, -1e9)
-        loss = torch.nn.functional.cross_entropy(logits, y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
-        hits += int((logits.argmax(1) == y).sum())
-        seen += len(idx)
-    return (float(np.mean(losses)), hits / seen) if losses else None
-
-
 def train(cfg: MahjongTrainConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run the recipe for ``cfg.minutes`` of wall time, cloning for the first
-    ``cfg.bc_share`` of it and fine-tuning for the rest (the final evaluation after it);
-    the summary also written to ``OUT/summary.json``."""
-    cfg.check()
-    torch = base._require_torch()
-
-    from madang.bots import Budget, make_bot
-    from madang.rl.vector import VectorGames
-
-    # --threads N: N - 1 labelling processes beside the learner while it clones (its
-    # torch on one thread meanwhile), all N threads for torch while it fine-tunes
-    workers = cfg.threads - 1 if cfg.bc_share > 0 else 0
-    torch.set_num_threads(1 if workers else cfg.threads)
-    torch.manual_seed(cfg.seed)
-    rng = random.Random(cfg.seed)
-    teacher = make_bot(GAME, cfg.teacher)
-    opponent = make_bot(GAME, cfg.opponent)
-    budget = Budget(None, cfg.teacher_iterations)
-    vg = VectorGames(GAME, cfg.games, seed=cfg.seed, preset=cfg.preset)
-    vg.reset()
-    enc = vg.encoding
-    net = base._mlp(torch, enc.obs_size, cfg.hidden, enc.num_actions)
-    if cfg.init is not None:
-        base.load_policy(torch, net, cfg.init)
-    out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
-    policy_path = out / "policy.npz"
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    samples = base._Samples(enc.obs_size, enc.num_actions, cfg.max_samples)
-    meta = {
-        "teacher": cfg.teacher,
-        "seed": cfg.seed,
-        "preset": cfg.preset,
-        "init": str(cfg.init) if cfg.init else None,
-    }
-    t0 = time.perf_counter()
-    deadline = t0 + cfg.minutes * 60
-    bc_deadline = t0 + cfg.minutes * 60 * cfg.bc_share
-    rows: list[dict[str, Any]] = []
-    curve = out / "curve.csv"
-    with curve.open("w", newline="", encoding="utf-8") as f:
-        csv.DictWriter(f, CURVE_FIELDS).writeheader()
-    loss_v, acc_v = float("nan"), float("nan")
-    stage, ppo_steps = "bc", 0
-
-    def checkpoint(deals: int, seed: int) -> dict[str, Any]:
-        base.save_policy(
-            net, policy_path, GAME, {**meta, "samples": samples.seen, "ppo_steps": ppo_steps}
-        )
-        row: dict[str, Any] = {
-            "wall_s": round(time.perf_counter() - t0, 1),
-            "stage": stage,
-            "samples": samples.seen,
-            "ppo_steps": ppo_steps,
-            "loss": round(loss_v, 4),
-            "accuracy": round(acc_v, 4),
-        }
-        if deals:
-            row |= evaluate(policy_path, cfg.opponent, deals, seed, cfg.preset)
-            log(
-                f"{row['wall_s']:7.0f}s  {stage}  {samples.seen:7d} samples  "
-                f"{ppo_steps:8d} ppo steps  loss {loss_v:.3f}  acc {acc_v:.3f}  "
-                f"vs 3 {cfg.opponent}: hands won {row['win_rate']:.3f} "
-                f"(each of them {row['others_win_rate']:.3f})  "
-                f"dealt in {row['deal_in_rate']:.3f}  "
-                f"points {row['points_per_game']:+.2f} "
-                f"[{row['points_lo']:+.2f}, {row['points_hi']:+.2f}]"
-            )
-        rows.append(row)
-        with curve.open("a", newline="", encoding="utf-8") as f:
-            csv.DictWriter(f, CURVE_FIELDS).writerow(row)
-        return row
-
-    labellers = base._Labellers(workers, cfg, GAME, cfg.preset) if workers else None
-    checkpoint(cfg.eval_deals, cfg.seed + 1)  # the untrained network: random's level
-    next_eval = time.perf_counter() + cfg.eval_every * 60
-    while cfg.bc_share > 0:  # at least one round, however short the stage
-        base._collect(vg, teacher, budget, samples, cfg.steps_per_round, cfg.explore, rng)
-        if labellers is not None:
-            labellers.drain(samples)
-        got = _bc_round(torch, net, opt, samples, cfg, rng)
-        if got is not None:
-            loss_v, acc_v = got
-        now = time.perf_counter()
-        if now >= bc_deadline:
-            break
-        if now >= next_eval:
-            checkpoint(cfg.eval_deals, cfg.seed + 1)
-            next_eval = time.perf_counter() + cfg.eval_every * 60
-    worker_samples = 0
-    if labellers is not None:
-        labellers.close(samples)
-        worker_samples = labellers.received
-        torch.set_num_threads(cfg.threads)
-    bc_s = time.perf_counter() - t0
-    bc_row: dict[str, Any] | None = None
-    if cfg.bc_share < 1:  # the clone, evaluated and kept, is where fine-tuning starts
-        bc_row = checkpoint(cfg.eval_deals, cfg.seed + 1)
-        base.save_policy(net, out / "bc.npz", GAME, {**meta, "samples": samples.seen})
-        stage = "ppo"
-        ppo = cfg.ppo()
-        critic = base._mlp(torch, enc.obs_size, cfg.hidden, 1)
-        popt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=ppo.lr)
-        pvg = VectorGames(GAME, cfg.ppo_games, seed=cfg.seed + 7, preset=cfg.preset)
-        pvg.reset()
-        roll = Rollouts(pvg, opponent, Budget(None, 32), rng, ppo.reward_scale, ppo.win_bonus)
-        acc_v = float("nan")
-        updates = 0
-        next_eval = time.perf_counter() + cfg.eval_every * 60
-        while True:  # at least one update, however short the stage
-            batch = roll.collect(torch, net, critic, ppo.rollout, (ppo.gamma, ppo.lam))
-            net.train()
-            warm = updates < cfg.ppo_warmup  # the critic learns first, the policy waits
-            loss_v = ppo_update(torch, net, critic, popt, batch, ppo, rng, warm)["loss"]
-            updates += 1
-            ppo_steps = roll.steps
-            now = time.perf_counter()
-            if now >= deadline:
-                break
-            if now >= next_eval:
-                checkpoint(cfg.eval_deals, cfg.seed + 1)
-                next_eval = time.perf_counter() + cfg.eval_every * 60
-    train_s = time.perf_counter() - t0
-    final = checkpoint(cfg.final_deals, cfg.seed + 2)
-    summary = {
-        "game": GAME,
-        "config": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(cfg).items()},
-        "train_s": round(train_s, 1),
-        "bc_s": round(bc_s, 1),
-        "samples": samples.seen,
-        "worker_samples": worker_samples,
-        "ppo_steps": ppo_steps,
-        "policy": str(policy_path),
-        "bc_policy": str(out / "bc.npz") if bc_row is not None else None,
-        "bc_end": bc_row,
-        "final": final,
-    }
-    (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
-    if base.plot_curve(rows, out / "curve.png", f"3 {cfg.opponent}", "madang train mahjong"):
-        log(f"curve: {out / 'curve.png'}")
-    return summary
+    """Run the recipe (:func:`madang.rl.train.run`) on mahjong hands for ``cfg.minutes``
+    of wall time, cloning for the first ``cfg.bc_share`` of it and fine-tuning for the
+    rest (the final evaluation after it); the summary also written to
+    ``OUT/summary.json``."""
+    recipe = base.Recipe(
+        game=GAME,
+        preset=cfg.preset,
+        curve_fields=CURVE_FIELDS,
+        evaluate=lambda policy, deals, seed: evaluate(
+            policy, cfg.opponent, deals, seed, cfg.preset
+        ),
+        describe=lambda row: (
+            f"vs 3 {cfg.opponent}: hands won {row['win_rate']:.3f} "
+            f"(each of them {row['others_win_rate']:.3f})  "
+            f"dealt in {row['deal_in_rate']:.3f}"
+        ),
+        meta={"preset": cfg.preset},
+        against=f"3 {cfg.opponent}",
+        title="madang train mahjong",
+    )
+    return base.run(cfg, recipe, log)
 
 
 def _config(args: argparse.Namespace) -> MahjongTrainConfig:
