@@ -32,8 +32,16 @@ from typing import (
 import pytest
 from tests.contract import toy
 
+import madang.matgo.engine
 from madang.core.game import Session, pacing
 from madang.core.registry import games, register_spec, spec, unregister_spec
+
+pytestmark = pytest.mark.skipif(
+    (madang.matgo.engine.__file__ or "").endswith(".so"),
+    reason="the compiled build (mypyc) erases its TypedDicts' annotations at run time "
+    "(list[str] becomes list, str | None becomes type): the types are checked on the "
+    "pure build, and the data are the same in both",
+)
 
 GAMES_PER_PRESET = {"matgo": 1, "gostop": 1, "mahjong": 1, "pairs": 3}
 CHECKED = 0.5
