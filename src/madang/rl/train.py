@@ -38,9 +38,9 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from madang.core.errors import RuleConfigError
 from madang.rl.ppo import PPOSettings, Rollouts, ppo_update, seat_view
@@ -638,38 +638,22 @@ def plot_curve(
     return True
 
 
-def _cmd_train_matgo(args: argparse.Namespace) -> int:
-    cfg = TrainConfig(
-        minutes=args.minutes,
-        seed=args.seed,
-        out=Path(args.out),
-        threads=args.threads,
-        teacher=args.teacher,
-        teacher_iterations=args.teacher_iterations,
-        games=args.games,
-        explore=args.explore,
-        hidden=tuple(args.hidden),
-        lr=args.lr,
-        batch=args.batch,
-        steps_per_round=args.steps_per_round,
-        updates_per_round=args.updates_per_round,
-        eval_every=args.eval_every,
-        eval_deals=args.eval_deals,
-        final_deals=args.final_deals,
-        opponent=args.opponent,
-        bc_share=args.bc_share,
-        ppo_games=args.ppo_games,
-        ppo_lr=args.ppo_lr,
-        ppo_rollout=args.ppo_rollout,
-        ppo_epochs=args.ppo_epochs,
-        ppo_clip=args.ppo_clip,
-        ppo_entropy=args.ppo_entropy,
-        reward_scale=args.reward_scale,
-        win_bonus=args.win_bonus,
-        ppo_warmup=args.ppo_warmup,
-        init=Path(args.init) if args.init else None,
-    )
-    summary = train(cfg)
+_C = TypeVar("_C", bound=TrainConfig)
+
+
+def config_from_args(cls: type[_C], args: argparse.Namespace) -> _C:
+    """The settings of a ``madang train GAME`` command's options (each field with an
+    option of its name; the others keep their defaults)."""
+    given = {f.name: getattr(args, f.name) for f in fields(cls) if hasattr(args, f.name)}
+    given["out"] = Path(given["out"])
+    given["hidden"] = tuple(given["hidden"])
+    given["init"] = Path(given["init"]) if given["init"] else None
+    return cls(**given)
+
+
+def print_final(summary: dict[str, Any], curve_fields: tuple[str, ...]) -> None:
+    """The run's final evaluation as one JSON line (the policy, its bot name, the
+    training's figures and the evaluation's columns of the curve)."""
     f = summary["final"]
     print(
         json.dumps(
@@ -679,11 +663,15 @@ def _cmd_train_matgo(args: argparse.Namespace) -> int:
                 "train_s": summary["train_s"],
                 "samples": summary["samples"],
                 "ppo_steps": summary["ppo_steps"],
-                **{k: f[k] for k in CURVE_FIELDS[6:] if k in f},
+                **{k: f[k] for k in curve_fields[6:] if k in f},
             },
             ensure_ascii=False,
         )
     )
+
+
+def _cmd_train_matgo(args: argparse.Namespace) -> int:
+    print_final(train(config_from_args(TrainConfig, args)), CURVE_FIELDS)
     return 0
 
 

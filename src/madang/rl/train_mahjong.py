@@ -31,10 +31,9 @@ Korean mahjong's hands (``docs/rl/mahjong.md``, Training), its pieces reused:
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -142,33 +141,8 @@ def train(cfg: MahjongTrainConfig, log: Callable[[str], None] = print) -> dict[s
     return base.run(cfg, recipe, log)
 
 
-def _config(args: argparse.Namespace) -> MahjongTrainConfig:
-    """The settings of the command's options (every field has its option)."""
-    given = {
-        f.name: getattr(args, f.name) for f in fields(MahjongTrainConfig) if hasattr(args, f.name)
-    }
-    given["out"] = Path(given["out"])
-    given["hidden"] = tuple(given["hidden"])
-    given["init"] = Path(given["init"]) if given["init"] else None
-    return MahjongTrainConfig(**given)
-
-
 def _cmd_train_mahjong(args: argparse.Namespace) -> int:
-    summary = train(_config(args))
-    f = summary["final"]
-    print(
-        json.dumps(
-            {
-                "policy": summary["policy"],
-                "bot": f"learned:{summary['policy']}",
-                "train_s": summary["train_s"],
-                "samples": summary["samples"],
-                "ppo_steps": summary["ppo_steps"],
-                **{k: f[k] for k in CURVE_FIELDS[6:] if k in f},
-            },
-            ensure_ascii=False,
-        )
-    )
+    base.print_final(train(base.config_from_args(MahjongTrainConfig, args)), CURVE_FIELDS)
     return 0
 
 
