@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tests.bots.walk import random_walk
 
 from madang.arena import new_deal, run_arena
 from madang.bots import Budget, DecisionLog, make_bot, play
@@ -44,18 +45,7 @@ def _gostop_registered() -> Iterator[None]:
 
 def _walk(seed: int, steps: int, preset: str) -> MatgoState:
     """A 3-seat game advanced by ``steps`` random legal actions (stopping before the end)."""
-    g = new_game(PRESETS[preset], seed=seed, dealer=seed % 3)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if g.over:  # the deal ended at once
-            break
-        legal = g.legal_actions()
-        nxt = g.clone()
-        nxt.step(legal[rng.randrange(len(legal))])
-        if nxt.over:
-            break
-        g = nxt
-    return g
+    return random_walk(new_game(PRESETS[preset], seed=seed, dealer=seed % 3), seed, steps)
 
 
 def test_every_level_is_registered() -> None:
@@ -281,15 +271,7 @@ def _walk4(seed: int, steps: int, preset: str) -> MatgoState:
     g = new_game(PRESETS[preset], seed=seed, dealer=seed % 4)
     while g.phase is Phase.JOIN:
         g.step(GreedyBot().act(view(g, g.current), g.legal_actions(), random.Random(0), None))
-    rng = random.Random(seed)
-    for _ in range(steps):
-        legal = g.legal_actions()
-        nxt = g.clone()
-        nxt.step(legal[rng.randrange(len(legal))])
-        if nxt.over:
-            break
-        g = nxt
-    return g
+    return random_walk(g, seed, steps)
 
 
 @pytest.mark.parametrize("preset", FOUR_SEATS)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.bots.walk import random_walk
 
 from madang.arena import new_deal
 from madang.bots import Budget, DecisionLog, IllegalBotAction, make_bot, play, register_bot
@@ -34,18 +35,7 @@ BOTS = ["random", "greedy", "search", "search_value", "capture"]
 
 def _walk(seed: int, steps: int, preset: str) -> MatgoState:
     """A game advanced by ``steps`` random legal actions (stopping before the end)."""
-    g = new_game(PRESETS[preset], seed=seed, dealer=seed & 1)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if g.over:
-            break
-        legal = g.legal_actions()
-        nxt = g.clone()
-        nxt.step(legal[rng.randrange(len(legal))])
-        if nxt.over:
-            break
-        g = nxt
-    return g
+    return random_walk(new_game(PRESETS[preset], seed=seed, dealer=seed & 1), seed, steps)
 
 
 @settings(max_examples=40, deadline=None)
