@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -15,20 +14,9 @@ from madang.arena import deal_seed, new_deal, rotations, run_arena
 from madang.bots import Budget
 from madang.cli import main
 from madang.core.errors import RuleConfigError
-from madang.core.registry import BUILTIN_SPECS, register_spec, unregister_spec
-from madang.gostop.game import SPEC
 from madang.gostop.record import replay
 
 FAST = Budget(time_s=None, iterations=2)
-
-
-@pytest.fixture(autouse=True)
-def _gostop_registered() -> Iterator[None]:
-    """고스톱 registered for these tests (and forgotten after, unless it is built in)."""
-    register_spec(SPEC)
-    yield
-    if "gostop" not in BUILTIN_SPECS:
-        unregister_spec("gostop")
 
 
 def test_three_different_bots_sit_every_way() -> None:

@@ -7,7 +7,6 @@ import hashlib
 import json
 import random
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,6 @@ from madang.bots import Budget, DecisionLog, make_bot, play
 from madang.bots.base import Bot, bot_names
 from madang.bots.matgo_greedy import GreedyBot, Knowledge, join_or_die
 from madang.bots.matgo_search import CaptureBot, SearchBot, _Worlds, rollout_action
-from madang.core.registry import BUILTIN_SPECS, register_spec, unregister_spec
-from madang.gostop.game import SPEC
 from madang.gostop.rules import PRESETS
 from madang.matgo.actions import DIE, GO, JOIN, STOP
 from madang.matgo.cards import BIT, CODES, cards_of
@@ -32,15 +29,6 @@ from madang.matgo.view import view
 
 FAST = Budget(time_s=None, iterations=2)
 BOTS = ["random", "greedy", "search", "capture"]
-
-
-@pytest.fixture(autouse=True)
-def _gostop_registered() -> Iterator[None]:
-    """고스톱 registered for these tests (and forgotten after, unless it is built in)."""
-    register_spec(SPEC)
-    yield
-    if "gostop" not in BUILTIN_SPECS:
-        unregister_spec("gostop")
 
 
 def _walk(seed: int, steps: int, preset: str) -> MatgoState:

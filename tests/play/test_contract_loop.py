@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from types import TracebackType
 
 import pytest
@@ -15,8 +14,6 @@ from rich.markup import escape
 
 from madang.bots import Budget
 from madang.core.errors import InvalidActionError
-from madang.core.registry import BUILTIN_SPECS, register_spec, unregister_spec
-from madang.gostop.game import SPEC as GOSTOP
 from madang.play.gostop_tui import GostopTerminal
 from madang.play.keys import ENTER, RIGHT
 from madang.play.mahjong_tui import MahjongTerminal
@@ -35,14 +32,6 @@ BAD_MOVES = {
     "mahjong": ["discard", "ron"],
 }
 KEYS = ["1", RIGHT, ENTER, "2", " ", "1", "0"]
-
-
-@pytest.fixture(autouse=True)
-def _gostop_registered() -> Iterator[None]:
-    register_spec(GOSTOP)
-    yield
-    if "gostop" not in BUILTIN_SPECS:
-        unregister_spec("gostop")
 
 
 class Keys:

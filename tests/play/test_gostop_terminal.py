@@ -4,7 +4,6 @@ screen out, to each game's settlement."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from types import TracebackType
 
 import pytest
@@ -12,20 +11,9 @@ from rich.console import Console
 
 from madang.bots import Budget
 from madang.core.errors import RuleConfigError
-from madang.core.registry import BUILTIN_SPECS, register_spec, unregister_spec
-from madang.gostop.game import SPEC
 from madang.matgo.rules import MatgoRules
 from madang.play.gostop_tui import GostopTerminal
 from madang.play.keys import ENTER, RIGHT
-
-
-@pytest.fixture(autouse=True)
-def _gostop_registered() -> Iterator[None]:
-    """고스톱 registered for these tests (and forgotten after, unless it is built in)."""
-    register_spec(SPEC)
-    yield
-    if "gostop" not in BUILTIN_SPECS:
-        unregister_spec("gostop")
 
 
 class Keys:

@@ -5,7 +5,6 @@ moves (join/die included), an observation of each seat's view only, rewards the 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -15,22 +14,12 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test
 
 from madang.core.errors import IllegalActionError, RuleConfigError
-from madang.core.registry import BUILTIN_SPECS, register_spec, unregister_spec
 from madang.gostop.encode import GostopEncoding, planes, scalars
-from madang.gostop.game import SPEC, deal
+from madang.gostop.game import deal
 from madang.gostop.rules import PRESETS
 from madang.matgo.cards import NUM_CARDS
 from madang.matgo.engine import Phase
 from madang.rl import gostop_v0
-
-
-@pytest.fixture(autouse=True)
-def _gostop_registered() -> Iterator[None]:
-    """고스톱 registered for these tests (and forgotten after, unless it is built in)."""
-    register_spec(SPEC)
-    yield
-    if "gostop" not in BUILTIN_SPECS:
-        unregister_spec("gostop")
 
 
 def test_pettingzoo_api() -> None:
