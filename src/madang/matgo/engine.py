@@ -953,20 +953,7 @@ class MatgoState:
             return sum(dokbak_pays(shares, *self._dokbak(p)))
         # a 국진 held: the losers' total without the sheets (no 독박), then 독박's
         # multiplier (a payer pays the total times it)
-        after = self.after[p]
-        mode = self.gukjin_mode
-        go_count = self.go_count
-        total = settle_losers_total(
-            winner,
-            list(map(self.captured.__getitem__, after)),
-            go=go_count[p],
-            went_go=[go_count[o] > 0 for o in after],
-            shakes=self.shakes[p],
-            carry=self.carry,
-            rules=self.rules,
-            gukjin=_GM_BEST if mode == _GJ_FREE else (_GM_PI if mode == _GJ_PI else _GM_ANIMAL),
-            mission=self.mission,
-        )
+        total = settle_losers_total(winner, **self._settle_args(p))
         payer, times = self._dokbak_payer(p)
         return total if payer is None else total * times
 
@@ -1016,24 +1003,27 @@ class MatgoState:
         g, times = self._dokbak_payer(p)
         return (None if g is None else self.after[p].index(g)), times
 
+    def _settle_args(self, p: int) -> dict[str, Any]:
+        """What the settlement of ``p`` stopping now takes besides ``p``'s pile
+        (:func:`~madang.matgo.scoring.settle_losers` and ``settle_losers_total``)."""
+        after = self.after[p]
+        mode = self.gukjin_mode
+        go_count = self.go_count
+        return {
+            "losers": list(map(self.captured.__getitem__, after)),
+            "go": go_count[p],
+            "went_go": [go_count[o] > 0 for o in after],
+            "shakes": self.shakes[p],
+            "carry": self.carry,
+            "rules": self.rules,
+            "gukjin": _GM_BEST if mode == _GJ_FREE else (_GM_PI if mode == _GJ_PI else _GM_ANIMAL),
+            "mission": self.mission,
+        }
+
     def _settlement(self, p: int) -> tuple[tuple[ScoreSheet, ...], list[int]]:
         """The sheet of each loser (in turn order after ``p``) and what each pays if ``p``
         stops now (:func:`~madang.matgo.scoring.settle_losers`)."""
-        after = self.after[p]
-        mode = self.gukjin_mode
-        gmode = _GM_BEST if mode == _GJ_FREE else (_GM_PI if mode == _GJ_PI else _GM_ANIMAL)
-        go_count = self.go_count
-        sheets, shares = settle_losers(
-            self.captured[p],
-            list(map(self.captured.__getitem__, after)),
-            go=go_count[p],
-            went_go=[go_count[o] > 0 for o in after],
-            shakes=self.shakes[p],
-            carry=self.carry,
-            rules=self.rules,
-            gukjin=gmode,
-            mission=self.mission,
-        )
+        sheets, shares = settle_losers(self.captured[p], **self._settle_args(p))
         payer, times = self._dokbak(p)
         return sheets, shares if payer is None else dokbak_pays(shares, payer, times)
 
