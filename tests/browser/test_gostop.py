@@ -27,6 +27,7 @@ from tests.browser.test_play import (
     shot,
     wait_change,
     wait_turn,
+    watched_page,
 )
 from tests.server.conftest import DEAL_SEED
 
@@ -160,12 +161,7 @@ def check_settlement(page: Any) -> int | None:
 
 
 def test_gostop_against_two_bots_by_clicking(server: str, browser: Any, axe: Axe) -> None:
-    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.set_default_timeout(30_000)
+    context, page, errors = watched_page(browser, DESKTOP)
     try:
         page.goto(server + "/")
         page.wait_for_selector("#btn-register")
@@ -346,12 +342,7 @@ def test_gostop_table_of_four_with_a_seller_by_clicking(server: str, browser: An
     its buttons, and games are played by clicking until one has a seller: its
     settlement names the seller and lists the 광값 (``gwang_sale``) payments, which sum
     to zero with the rest. Screenshots ``gostop4_*``, desktop and phone."""
-    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.set_default_timeout(30_000)
+    context, page, errors = watched_page(browser, DESKTOP)
     try:
         page.goto(server + "/")
         page.wait_for_selector("#btn-register")

@@ -143,6 +143,19 @@ def declare_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from _serve(tmp_path_factory.mktemp("data2"), DECLARE_SEED)
 
 
+def watched_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, Any, list[str]]:
+    """A new context (the page's CSP bypassed for axe) and page at ``viewport``, with a
+    30 s default timeout; the page's uncaught errors and console errors are collected
+    in the list returned with them (a test asserts it empty at its end)."""
+    context = browser.new_context(viewport=viewport, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.set_default_timeout(30_000)
+    return context, page, errors
+
+
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
@@ -490,12 +503,7 @@ def check_ledger(page: Any, base: str, game_ids: list[int]) -> None:
 
 
 def test_register_play_matgo_and_mahjong(server: str, browser: Any, axe: Axe) -> None:
-    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.set_default_timeout(30_000)
+    context, page, errors = watched_page(browser, DESKTOP)
     try:
         page.goto(server + "/")
         page.wait_for_selector("#btn-register")
@@ -887,12 +895,7 @@ def test_rules_options_in_the_lobby_and_at_the_table(server: str, browser: Any, 
     ``GET /api/rules``), set to the preset's values; a table made with two options
     changed plays them (the summary's ``rules_in_force``), and the table and the lobby
     list the rules in force with exactly those two marked, in Korean."""
-    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.set_default_timeout(30_000)
+    context, page, errors = watched_page(browser, DESKTOP)
     catalogue = json.loads(urllib.request.urlopen(server + "/api/rules").read())["games"]
     try:
         page.goto(server + "/")

@@ -23,6 +23,7 @@ from tests.browser.test_play import (
     shot,
     wait_change,
     wait_turn,
+    watched_page,
 )
 
 DESKTOP = {"width": 1366, "height": 768}
@@ -104,12 +105,7 @@ def geometry(page: Any) -> tuple[int, int]:
 
 
 def test_captions_board_and_review_defects_in_a_matgo_game(ux_server: str, browser: Any) -> None:
-    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.set_default_timeout(30_000)
+    context, page, errors = watched_page(browser, DESKTOP)
     try:
         # U20: the form's own Korean message for a short password, not the browser's
         page.goto(ux_server + "/login")
