@@ -5,6 +5,7 @@ bridge and the bot as processes, a person at the other seat over a real WebSocke
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -58,6 +59,10 @@ def test_the_example_bot_plays_a_server_game_through_the_bridge(db_url: str, gam
         status, made, _ = call(srv, "/api/account/bot", {"confirm": True}, {"Cookie": cookie})
         assert status == 201, made
         token = made["token"]["token"]
+        assert token.startswith("mdb_")  # never read as an option (a bare one was: "-…")
+        # the token on the command line, or (mahjong) from the environment
+        by_arg = ["--token", token] if game == "matgo" else []
+        env = {**os.environ, "MADANG_BOT_TOKEN": token} if game == "mahjong" else None
         status, _, person = call(srv, "/api/register", {"username": "minsu", "password": "secret1"})
         assert person
         body = {"game": game, "stake": 10, "seats": SEATS[game]}
@@ -73,8 +78,7 @@ def test_the_example_bot_plays_a_server_game_through_the_bridge(db_url: str, gam
                 "connect",
                 "--url",
                 f"ws://127.0.0.1:{srv.port}/ws/bot",
-                "--token",
-                token,
+                *by_arg,
                 "--games",
                 "1",
                 "--",
@@ -84,6 +88,7 @@ def test_the_example_bot_plays_a_server_game_through_the_bridge(db_url: str, gam
             ],
             stdout=subprocess.PIPE,
             cwd=ROOT,
+            env=env,
         )
         try:
             for _ in range(300):  # until the bridge is connected
@@ -146,3 +151,14 @@ def test_the_example_bot_plays_a_server_game_through_the_bridge(db_url: str, gam
     assert stats["results"][0]["winner"] == result["winner"]
     print(f"one server {game} game with the example bot through the bridge: {took:.2f} s, "
           f"{stats['moves']} bot moves")  # fmt: skip
+
+
+def test_the_bridge_without_a_token_says_where_to_give_one() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "MADANG_BOT_TOKEN"}
+    done = subprocess.run(
+        [sys.executable, "-m", "madang", "bot", "connect", "--url", "ws://127.0.0.1:9/ws/bot",
+         "--", sys.executable, str(BOT)],
+        capture_output=True, text=True, cwd=ROOT, timeout=30, env=env,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--token TOKEN or $MADANG_BOT_TOKEN" in done.stderr

@@ -97,8 +97,11 @@ def test_commitment_before_the_first_card_entropy_mixed_in_and_the_seed_verifies
 
 
 def test_bad_entropy_is_refused_with_a_typed_error_and_changes_nothing(
-    make_client: Callable[..., TestClient],
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # a fixed seed: with a random one, a deal that ends at once (a 총통) commits the next
+    # game, whose entropy the late string below would then rightly join
+    monkeypatch.setattr("madang.server.fairdeal.new_seed", lambda: SEED)
     c = _fair_client(make_client)
     register(c)
     cookie = c.cookies.get("madang_session")
@@ -129,6 +132,7 @@ def test_bad_entropy_is_refused_with_a_typed_error_and_changes_nothing(
         deal = _deal_update(ws)
         assert deal["fair"]["entropy"] == ["x" * 256, ""]
         assert deal["fair"]["commitment"] == commit["commitment"]
+        assert deal.get("result") is None  # game 1 goes on: no next deal is committed yet
         _send_entropy(ws, "again")  # once per game, and not after the deal
         assert recv_until(ws, "error")["code"] == "entropy_closed"
 

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -214,7 +215,12 @@ def register_cli(sub: Any) -> None:
         "madang bot connect --url ws://HOST/ws/bot --token TOKEN -- python3 mybot.py",
     )
     c.add_argument("--url", required=True, help="the server's bot socket, ws(s)://HOST/ws/bot")
-    c.add_argument("--token", required=True, help="an API token of the bot account")
+    c.add_argument(
+        "--token",
+        default=os.environ.get("MADANG_BOT_TOKEN"),
+        help="an API token of the bot account (default: $MADANG_BOT_TOKEN, which keeps "
+        "it out of the process list)",
+    )
     c.add_argument("--decline", action="store_true", help="decline every invitation")
     c.add_argument("--games", type=int, default=None, help="stop after this many games")
     c.add_argument("command", nargs=argparse.REMAINDER, help="-- the bot's command")
@@ -231,6 +237,8 @@ def _connect(args: argparse.Namespace) -> int:
         raise RuleConfigError("give the bot's command after --")
     if args.games is not None and args.games < 1:
         raise RuleConfigError("--games must be a positive integer")
+    if not args.token:
+        raise RuleConfigError("give the bot's API token: --token TOKEN or $MADANG_BOT_TOKEN")
     bridge = Bridge(
         args.url, args.token, shlex.join(words), accept=not args.decline, games=args.games
     )

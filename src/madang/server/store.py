@@ -276,6 +276,11 @@ def device_user(eng: Engine, token: str | None) -> int | None:
 BOT_TOKENS_MAX = 20
 """The most API tokens one bot account holds at once."""
 
+BOT_TOKEN_PREFIX = "mdb_"
+"""What every bot API token starts with: a reader (or a secret scanner) knows it for
+what it is, and a command line never takes it for an option (a bare URL-safe token
+begins with ``-`` one time in 64)."""
+
 
 class BotRefused(Exception):
     """A bot account's request refused, nothing written: ``code`` is the wire's."""
@@ -293,7 +298,7 @@ def _new_bot_token(c: Connection, user_id: int, label: str) -> dict[str, Any]:
     ).scalar_one()
     if held >= BOT_TOKENS_MAX:
         raise BotRefused("too_many_tokens", f"a bot holds at most {BOT_TOKENS_MAX} tokens")
-    token = secrets.token_urlsafe(32)
+    token = BOT_TOKEN_PREFIX + secrets.token_urlsafe(32)
     t = now()
     tid = c.execute(
         sa.insert(db.bot_tokens).values(
