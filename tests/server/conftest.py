@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from madang.server.app import create_app
 from madang.server.config import ServerConfig
-from madang.server.db import alembic_config, make_engine, metadata
+from madang.server.db import alembic_config, make_engine, metadata, migrate
 
 PG_URL = os.environ.get("MADANG_TEST_POSTGRES_URL")
 
@@ -74,11 +75,28 @@ def _head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database at this version's schema and with no rows, migrated once: each
+    app test starts from a copy (migrating afresh costs about 0.09 s, finding a copy at
+    the head 0.01 s, for the several hundred app tests run on SQLite)."""
+    path = tmp_path_factory.mktemp("template") / "madang.sqlite3"
+    eng = make_engine(f"sqlite:///{path}")
+    try:
+        migrate(eng)
+    finally:
+        eng.dispose()  # the last connection closed: the WAL is written back into the file
+    return path
+
+
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database with no rows: empty, or (PostgreSQL) this version's schema emptied."""
+    """A database with no rows at this version's schema (SQLite: a copy of
+    :func:`sqlite_template`; PostgreSQL: the schema emptied, or made by the app)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'madang.sqlite3'}"
+        path = tmp_path / "madang.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite:///{path}"
     assert PG_URL is not None
     reset_postgres(PG_URL)
     return PG_URL
