@@ -40,6 +40,7 @@ from tests.browser.test_sound import (
     play_matgo_by_clicking,
     settled,
 )
+from tests.browser.test_sound import hook as sound_hook
 from tests.server.conftest import DEAL_SEED
 
 pytestmark = pytest.mark.skipif(
@@ -166,8 +167,10 @@ SHOW_CARDS = """async () => {
 
 def test_matgo_deal_and_play_with_motion(motion_server: str, browser: Any) -> None:
     """The deal flies 4-5-5 twice from the pile (a frame strip of it); a click on a hand
-    card while the deal is in the air sends the move at once; a whole game by clicking
-    starts one movement for every card played, flipped and captured."""
+    card while the deal is in the air sends the move at once; then the speed control set
+    to 2×, the rest of the game by clicking, sound on: one movement for every card
+    played, flipped and captured (in half the time), and every sound and callout asked
+    for."""
     ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = ctx.new_page()
     errors: list[str] = []
@@ -219,14 +222,21 @@ def test_matgo_deal_and_play_with_motion(motion_server: str, browser: Any) -> No
         shot(page, "motion_matgo_midgame_desktop")
         phone_shot(page, "motion_matgo_midgame_phone")
 
-        play_matgo_by_clicking(page)
+        assert motion_hook(page)["duration"]["play"] == round(FLIGHT * 1.6)  # 1×: via the floor
+        assert page.get_attribute("#btn-sound", "aria-pressed") == "false"  # sound on
+        page.select_option("#motion-speed", "2")  # the rest of the game at 2×
+        played = play_matgo_by_clicking(page)
+        assert played >= 4
         page.wait_for_timeout(300)
         want = expected(stream, "matgo")
         got = motion_hook(page)
+        assert got["speed"] == 2 and not got["reduced"]
         assert Counter(got["started"]) == want, (got["started"], dict(want))
         assert want["deal"] == 1 and want["play"] >= 5 and want["flip"] >= 5
         assert want["capture"] >= 1 and want["ppeok"] >= 1  # the first card makes a 뻑
-        assert got["duration"]["play"] == round(FLIGHT * 1.6)  # through the floor, at 1×
+        assert got["duration"]["play"] == round(FLIGHT * 1.6 / 2)  # half of 1×
+        heard = sounds_as_asked(page, stream, "matgo")
+        assert heard["play"] >= played + 1 and heard["flip"] >= 5
         page.wait_for_function("() => window.__madangMotion.running === 0", timeout=5_000)
         assert page.locator(".motion-layer .motion-ghost").count() == 0
         # a 흔들기 shows its three cards over the centre, a 폭탄 shows them and flies them
@@ -282,7 +292,13 @@ def test_mahjong_hand_at_double_speed(motion_server: str, browser: Any) -> None:
         assert Counter(got["started"]) == want, (got["started"], dict(want))
         assert want["deal"] == 1 and want["discard"] >= 4 and want["draw"] >= 4
         assert got["duration"]["discard"] == FLIGHT / 2  # 2×
-        sounds_as_asked(page, stream, "mahjong")  # sound on: every cue asked for
+        heard = Counter(sounds_as_asked(page, stream, "mahjong"))  # sound on: every cue
+        assert heard["shuffle"] == heard["deal"] == 1 and heard["discard"] >= 4
+        assert heard["ron"] + heard["tsumo"] + heard["nagari"] >= 1, heard  # the hand's end
+        sounds = sound_hook(page)
+        assert sounds["audible"].get("discard", 0) >= 1  # heard, not only asked for
+        assert set(sounds["from"].values()) == {"default"}  # the default voice pack
+        shot(page, "sound_mahjong_settlement_desktop")
         panel_kept_one_height(page)
         # the control changes the speed and the browser remembers it
         page.select_option("#motion-speed", "1.5")
@@ -340,43 +356,6 @@ def sounds_as_asked(page: Any, stream: Stream, game: str) -> dict[str, int]:
         assert got["audible"].get(name, 0) + got["dropped"].get(name, 0) == n, name
     triggered: dict[str, int] = got["triggered"]
     return triggered
-
-
-def test_matgo_game_at_double_speed_with_sound(motion_server: str, browser: Any) -> None:
-    """A whole Matgo game by clicking at 2×, sound on: every card played, flipped and
-    captured moves in half the time, and every sound and callout is asked for."""
-    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.set_default_timeout(30_000)
-    stream = Stream(page)
-    try:
-        page.goto(motion_server + "/")
-        page.click("#btn-guest")  # the first gesture: sound unlocked
-        page.wait_for_selector("#create-table")
-        page.evaluate("localStorage.setItem('madang:motion', JSON.stringify({speed: 2}))")
-        page.reload()
-        page.wait_for_selector("#create-table")
-        create_table(page, "matgo")  # its clicks: the gesture on the reloaded page
-        assert page.input_value("#motion-speed") == "2"
-        assert page.get_attribute("#btn-sound", "aria-pressed") == "false"  # sound on
-        played = play_matgo_by_clicking(page)
-        assert played >= 5
-        page.wait_for_timeout(300)
-        want = expected(stream, "matgo")
-        got = motion_hook(page)
-        assert got["speed"] == 2 and not got["reduced"]
-        assert Counter(got["started"]) == want, (got["started"], dict(want))
-        assert want["play"] >= 5 and want["flip"] >= 5 and want["capture"] >= 1
-        assert got["duration"]["play"] == round(FLIGHT * 1.6 / 2)  # half of 1×
-        heard = sounds_as_asked(page, stream, "matgo")
-        assert heard["play"] >= played and heard["flip"] >= 5
-        page.wait_for_function("() => window.__madangMotion.running === 0", timeout=5_000)
-        assert not errors, errors
-    finally:
-        ctx.close()
 
 
 #: Every time the board is redrawn: the question panel's box and the hand's, and the

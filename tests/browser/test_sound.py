@@ -1,15 +1,16 @@
 """Sound and voice at the table, in Debian's headless Chromium (``docs/voice-packs.md``).
 
-A person plays a whole Matgo game and a mahjong hand against bots by clicking, with sound
-on (the first click on the page unlocks it). Every update's events, as the WebSocket
-brought them (Playwright reads the frames), say which sounds and callouts the table must
-ask for (the table of ``docs/voice-packs.md``, written out again here); the test hook
-``window.__madangSounds`` must have counted exactly those, and every one of them either
-played or was dropped as too late. A spectator who has not touched the page hears
-nothing (no AudioContext exists) until its first click; the mute switch stops what is
-audible and is remembered across a reload; a voice pack that lacks a callout falls back
-to the default pack. Skipped, as ``test_play.py``, only when ``chromium`` is not on the
-PATH.
+A person plays a whole Matgo game against a bot by clicking, with sound on (the first
+click on the page unlocks it); the mahjong hand with sound is ``test_motion.py``'s at 2×
+(its cues checked by this module's table, and that it ends on a callout). Every update's
+events, as the WebSocket brought them (Playwright reads the frames), say which sounds
+and callouts the table must ask for (the table of ``docs/voice-packs.md``, written out
+again here); the test hook ``window.__madangSounds`` must have counted exactly those,
+and every one of them either played or was dropped as too late. A spectator who has not
+touched the page hears nothing (no AudioContext exists) until its first click; the mute
+switch stops what is audible and is remembered across a reload; a voice pack that lacks
+a callout falls back to the default pack. Skipped, as ``test_play.py``, only when
+``chromium`` is not on the PATH.
 """
 
 from __future__ import annotations
@@ -407,36 +408,3 @@ def play_mahjong_by_clicking(page: Any) -> None:
             pass  # the window closed first: the server answered for us
         wait_change(page, version)
     raise AssertionError("the mahjong hand did not end within 400 decisions")
-
-
-def test_mahjong_by_clicking_with_sound(sound_server: str, browser: Any) -> None:
-    """A mahjong hand against three bots by clicking: discards, draws and claims sound,
-    the hand ends on a callout (쏘아, 올라 or 나가리)."""
-    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.set_default_timeout(30_000)
-    stream = Stream(page)
-    try:
-        page.goto(sound_server + "/")
-        page.click("#btn-guest")
-        page.wait_for_selector("#create-table")
-        create_table(page, "mahjong")
-        play_mahjong_by_clicking(page)
-        want = stream.expected("mahjong")
-        got = settled(page, want)
-        assert Counter(got["triggered"]) == want, (got["triggered"], dict(want))
-        for name, n in got["triggered"].items():
-            assert got["audible"].get(name, 0) + got["dropped"].get(name, 0) == n, name
-        discards = [e for e in stream.events() if e["type"] == "discard"]
-        assert want["discard"] == len(discards) >= 4
-        assert want["shuffle"] == want["deal"] == 1
-        assert want["ron"] + want["tsumo"] + want["nagari"] >= 1, dict(want)
-        assert got["audible"].get("discard", 0) >= 1
-        assert set(got["from"].values()) == {"default"}
-        shot(page, "sound_mahjong_settlement_desktop")
-        assert not errors, errors
-    finally:
-        ctx.close()
