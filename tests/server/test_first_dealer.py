@@ -143,6 +143,9 @@ def test_a_person_picks_a_card_the_bot_picks_and_the_record_verifies(
             laid = _until_first_pick(ws, seen)
         assert laid["round"] == 0 and laid["slots"] == SLOTS and laid["cards"] is None
         assert laid["picks"] == [None, 0] and laid["remaining_ms"] > 20_000
+        # the lobby tells a table drawing for 선 from one waiting for players
+        listed = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}[tid]
+        assert listed["status"] == "waiting" and listed["picking"] is True
         # no entropy is taken once the cards are laid out (they are the key's)
         ws.send_text(json.dumps({"type": "fair_entropy", "entropy": "late"}))
         assert recv_until(ws, "error")["code"] == "entropy_closed"
@@ -165,6 +168,8 @@ def test_a_person_picks_a_card_the_bot_picks_and_the_record_verifies(
             assert laid["round"] == shown["round"] + 1 and laid["cards"] is None
         assert shown["dealer"] in (0, 1)
         deal = recv_until(ws, "update")
+        listed = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}[tid]
+        assert listed["status"] == "playing" and listed["picking"] is False
         last = play_out(ws, 0, deal, random.Random(1).choice)
         _pick(ws, 6)  # the deal was made: nothing to pick
         assert recv_until(ws, "error")["code"] == "pick_closed"

@@ -445,6 +445,9 @@ class Room:
             "worth": self.worth,
             "private": self.private,
             "status": self.status,
+            # a waiting table whose seats are drawing cards for the first 선 (the lobby
+            # says so instead of "waiting": its seats are taken and a game is coming)
+            "picking": self.status == Status.WAITING and self.first_pick is not None,
             "seats": [s.public() for s in self.seats],
             "spectators": len(self.spectators),
             "games_played": self.games_played,

@@ -142,7 +142,9 @@ function tableRow(t_, me, left, rules) {
             t("lobby.entry_tag", { n: money(t_.entry) }),
           )
         : null,
-      h(`span.tag.${t_.status}`, {}, t(`status.${t_.status}`)),
+      t_.picking
+        ? h("span.tag.picking", {}, t("status.picking"))
+        : h(`span.tag.${t_.status}`, {}, t(`status.${t_.status}`)),
       seatedHere && !mine ? h("span.tag", {}, t("lobby.left")) : null,
     ),
     h(
