@@ -29,7 +29,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 #: The finished games the server holds, by id from 1: game, preset, how many.
-GAMES = [("matgo", "default", 1), ("gostop", "default", 1), ("gostop", "gwangpalgi", 1)]
+GAMES = [
+    ("matgo", "default", 1),
+    ("gostop", "default", 1),
+    ("gostop", "gwangpalgi", 1),
+    ("mahjong", "default", 1),
+]
 
 
 def sessions(game: str, preset: str, n: int) -> Iterator[Any]:
@@ -187,5 +192,40 @@ def test_a_gostop_review_on_the_board_of_n_seats(
             page.screenshot(path=str(ARTIFACTS / "review-gostop-4-join.png"), full_page=True)
         assert "⟦" not in page.locator("#app").inner_text()  # no missing message
         assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_mahjong_review_outlines_one_tile_in_the_seats_hand(server: str, browser: Any) -> None:
+    """The best discard is outlined once, in the reviewed seat's hand, though the tile
+    has copies there, in the other hands (all shown in a replay) and in the rivers."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        # seat 0's hand is the one along the bottom, seat 2's one of the others
+        for seat, hand in (
+            (0, ".mj-hand[data-seat='0']"),
+            (2, ".mj-seat[data-seat='2'] .concealed"),
+        ):
+            page.goto(server + "/replay/4")
+            page.wait_for_selector("[data-testid=replay-pos]")
+            page.click(f"[data-testid=review-seat-{seat}]")
+            page.wait_for_selector("[data-testid=review-list] li", timeout=60_000)
+            worse = page.locator("[data-testid=review-list] li:not(.review-good)")
+            checked = 0
+            for k in range(worse.count()):
+                worse.nth(k).locator("button").click()
+                best = page.locator(".board-wrap .review-best")
+                if best.count() == 0:
+                    continue  # the best move was no discard (a claim answer, 쯔모 …)
+                code = best.first.get_attribute("data-code")
+                if page.locator(f".board-wrap [data-code='{code}']").count() < 2:
+                    continue  # the tile is on the board once: nothing to tell apart
+                assert best.count() == 1, (seat, code)
+                assert page.locator(f"{hand} .review-best").count() == 1, (seat, code)
+                checked += 1
+            assert checked >= 1, f"seat {seat}: no best discard had a copy on the board"
+        assert not errors, errors
     finally:
         page.close()

@@ -356,7 +356,10 @@ export function createMahjongBoard(root, ctx) {
       );
     }
     el.append(panel);
-    const handRow = h("div.hand.mj-hand", { "aria-label": t("mahjong.hand") });
+    const handRow = h("div.hand.mj-hand", {
+      "aria-label": t("mahjong.hand"),
+      dataset: { seat: me },
+    });
     const tiles = handTiles(v, me);
     tiles.forEach((x, i) => {
       const mv = discardMove(x, L);

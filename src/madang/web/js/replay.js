@@ -152,10 +152,14 @@ export async function replayPage(root, gameId) {
     fill(reviewBox, ...lines);
     const card = d.best.split(" ")[1];
     if (card && d.best !== d.move) {
-      // the best move's card or tile in the reviewed seat's hand (every hand is shown)
-      for (const el of boardWrap.querySelectorAll(`[data-code="${CSS.escape(card)}"]`)) {
-        el.classList.add("review-best");
-      }
+      // the best move's card or tile, once, in the reviewed seat's hand (every hand is
+      // shown): a mahjong tile has copies in other hands, the rivers and its own hand;
+      // a Matgo card is on the board once
+      const code = `[data-code="${CSS.escape(card)}"]`;
+      const seat = `[data-seat="${review.seat}"]`;
+      const hand = boardWrap.querySelector(`.mj-hand${seat}, .mj-seat${seat} .concealed`);
+      const el = (hand || boardWrap).querySelector(code);
+      if (el) el.classList.add("review-best");
     }
   }
 
