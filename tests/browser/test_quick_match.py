@@ -114,13 +114,20 @@ def test_quick_match_with_the_computer_and_cancel(server: str, browser: Any) -> 
         page.wait_for_selector("#quick-wait[hidden]", state="attached")
         assert page.is_enabled("#btn-quick")
         assert page.url.rstrip("/") == server
-        # alone: the computer fills the three other seats after the wait
+        # alone at 고스톱 of four (광팔기, a rules preset of its own queue): the computer
+        # fills the three other seats after the wait
+        assert page.locator("#quick-preset option").count() >= 1
+        page.select_option("#quick-game", "gostop")
+        offered = page.eval_on_selector_all("#quick-preset option", "os => os.map(o => o.value)")
+        assert offered[0] == "default" and "gwangpalgi" in offered, offered
+        page.select_option("#quick-preset", "gwangpalgi")
         start = time.monotonic()
         page.click("#btn-quick")
         page.wait_for_url("**/table/*", timeout=20_000)
         seated = time.monotonic() - start
         assert FILL <= seated < FILL + 5, seated
         page.wait_for_selector(".board[data-version]", timeout=30_000)
+        assert page.locator(".board.matgo.multi .opponents .opp").count() == 3
         assert page.inner_text("#app").count("컴퓨터") >= 3
         shot(page, "quick_seated_computer")
         print(f"\nquick match in the browser, person + computer (fill {FILL} s): {seated:.2f} s")

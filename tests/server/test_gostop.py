@@ -257,6 +257,41 @@ def test_a_quick_match_of_gostop_fills_in_with_the_bots_it_has(db_url: str) -> N
         level = bot_level_for("gostop", config.quick_bot_level)
         assert sorted(s["kind"] for s in seats) == ["bot", "bot", "human"]
         assert {s["level"] for s in seats if s["kind"] == "bot"} == {level}
+        assert got["table"]["preset"] == "default"
+
+
+def test_a_quick_match_of_four_with_gwang_selling_is_its_own_queue(db_url: str) -> None:
+    """빠른 시작 for 고스톱 of four (광팔기): two people who ask for it are seated together
+    at a table of four under that preset, bots in the two other seats; one who asks for
+    the table of three waits in another queue; a preset the game has not is refused."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.server.conftest import test_config
+    from tests.server.live import running
+    from tests.server.test_quickmatch import call, guest, wait_until
+
+    config = test_config(db_url, quick_fill_seconds=0.6)
+    with running(config) as live:
+        a, b, c = guest(live), guest(live), guest(live)
+        four = {"game": "gostop", "preset": "gwangpalgi", "stake": 1}
+        code, got = call(live, "/api/quick", {**four, "preset": "sampan"}, a)
+        assert (code, got["error"]["code"]) == (400, "bad_request")
+        assert "gwangpalgi" in got["error"]["message"]
+        with ThreadPoolExecutor(3) as pool:
+            fa = pool.submit(call, live, "/api/quick", four, a)
+            wait_until(lambda: call(live, "/api/quick", None, a)[1]["queued"] is not None)
+            queued = call(live, "/api/quick", None, a)[1]["queued"]
+            assert (queued["game"], queued["preset"]) == ("gostop", "gwangpalgi")
+            fc = pool.submit(call, live, "/api/quick", {"game": "gostop", "stake": 1}, c)
+            fb = pool.submit(call, live, "/api/quick", four, b)
+            (ca, ra), (cb, rb), (cc, rc) = fa.result(), fb.result(), fc.result()
+        assert (ca, cb, cc) == (201, 201, 201), (ra, rb, rc)
+        assert ra["table"]["id"] == rb["table"]["id"] != rc["table"]["id"]
+        table = ra["table"]
+        assert table["preset"] == "gwangpalgi" and len(table["seats"]) == 4
+        assert sorted(s["kind"] for s in table["seats"]) == ["bot", "bot", "human", "human"]
+        assert rc["table"]["preset"] == "default" and len(rc["table"]["seats"]) == 3
+        assert rc["people"] == 1
 
 
 @pytest.mark.parametrize("seller", ["choice", "last"])

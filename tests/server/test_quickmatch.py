@@ -140,6 +140,7 @@ def test_cancel_and_one_queue_at_a_time(db_url: str) -> None:
             wait_until(lambda: call(live, "/api/quick", None, a)[1]["queued"] is not None)
             status = call(live, "/api/quick", None, a)[1]
             assert status["queued"]["game"] == "matgo" and status["queued"]["stake"] == 1
+            assert status["queued"]["preset"] == "default"  # not named: the default rules
             assert status["fill_seconds"] == 10.0
             # a second request, for the same queue or another, is refused and changes nothing
             for other in ({"game": "matgo", "stake": 1}, {"game": "mahjong", "stake": 10}):
@@ -177,6 +178,8 @@ def test_bad_requests_are_refused(client: TestClient) -> None:
         {"game": "matgo", "stake": 7},
         {"game": "matgo", "stake": "10"},
         {"game": "matgo", "stake": True},
+        {"game": "matgo", "preset": "gwangpalgi", "stake": 1},  # 고스톱's, not 맞고's
+        {"game": "matgo", "preset": 1, "stake": 1},
         # assigned, not chosen: no opponent, table or seat can be named
         {"game": "matgo", "stake": 1, "opponent": "minsu"},
         {"game": "matgo", "stake": 1, "table": 1},

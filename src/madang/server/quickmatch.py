@@ -1,7 +1,8 @@
-"""빠른 시작 (quick match): choose a game and a stake, and be seated.
+"""빠른 시작 (quick match): choose a game, its rules and a stake, and be seated.
 
-A request waits in the queue of its game and stake. As soon as enough people wait to
-fill a table (2 for 맞고, 4 for 마작) the oldest of them are seated together; when the
+A request waits in the queue of its game, rules preset (``default`` unless named: 고스톱
+of four with 광팔기 is its own queue) and stake. As soon as enough people wait to fill a
+table (2 for 맞고, 3 or 4 for 고스톱, 4 for 마작) the oldest of them are seated together; when the
 oldest request has waited ``quick_fill_seconds`` (3 s by default, as the portals'
 "matched in under 3 s, the computer fills in"), the table is made with the people
 waiting (up to its seats) and the computer (``quick_bot_level``) in every other seat.
@@ -38,6 +39,7 @@ from madang.core.registry import spec as game_spec
 from madang.server import money, store
 from madang.server.deps import body, hub_of, need_user
 from madang.server.games import bot_level_for, bot_levels, games
+from madang.server.games import presets as presets_of
 from madang.server.games import seats as seats_of
 from madang.server.money import MoneyRules
 from madang.server.room import Kind, Seat, too_many_tables
@@ -50,11 +52,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["QuickMatch", "Ticket", "router"]
 
-QuickKey = tuple[str, int]
-"""A queue: the game and the stake."""
+QuickKey = tuple[str, str, int]
+"""A queue: the game, its rules preset and the stake."""
 
-FIELDS = frozenset({"game", "stake"})
+FIELDS = frozenset({"game", "preset", "stake"})
 """What a request may say: opponents, tables and seats are assigned, never chosen."""
+
+
+def seats_for(key: QuickKey) -> int:
+    """How many seats a table of the queue ``key`` has (고스톱: 3, or 4 with 광팔기)."""
+    game, preset, _ = key
+    return seats_of(game, game_spec(game).rules(preset, None))
 
 
 @dataclass(eq=False)
@@ -70,7 +78,13 @@ class Ticket:
 
     def public(self, now: float) -> dict[str, Any]:
         """The request as its person sees it (``GET /api/quick``)."""
-        return {"game": self.key[0], "stake": self.key[1], "waited_s": round(now - self.since, 3)}
+        game, preset, stake = self.key
+        return {
+            "game": game,
+            "preset": preset,
+            "stake": stake,
+            "waited_s": round(now - self.since, 3),
+        }
 
 
 @dataclass(frozen=True)
@@ -120,9 +134,12 @@ class QuickMatch:
         t = self.queued(user_id)
         return None if t is None else t.public(time.monotonic())
 
-    async def wait(self, user: dict[str, Any], game: str, stake: int) -> dict[str, Any]:
-        """Queue ``user`` for ``game`` at ``stake`` and wait until they are seated (the
-        answer names the table and their seat) or cancel (``{"status": "cancelled"}``).
+    async def wait(
+        self, user: dict[str, Any], game: str, preset: str, stake: int
+    ) -> dict[str, Any]:
+        """Queue ``user`` for ``game`` under ``preset`` at ``stake`` and wait until they
+        are seated (the answer names the table and their seat) or cancel
+        (``{"status": "cancelled"}``).
         Refused: a person queued already (``already_queued``), one at
         ``tables_per_user`` open tables (``too_many_tables``)."""
         uid = int(user["id"])
@@ -139,7 +156,8 @@ class QuickMatch:
         if uid in self.tickets:  # a second request raced this one past the read
             raise WireError("already_queued", "you are waiting for a quick match already")
         loop = asyncio.get_running_loop()
-        t = Ticket(uid, user["username"], (game, stake), time.monotonic(), loop.create_future())
+        key = (game, preset, stake)
+        t = Ticket(uid, user["username"], key, time.monotonic(), loop.create_future())
         if self.shared is not None:
             return await self.shared.wait(t)
         self.tickets[uid] = t
@@ -184,7 +202,7 @@ class QuickMatch:
         left has waited ``quick_fill_seconds``, seat them all with the computer; else
         look again when it will have."""
         q = self.queues.get(key, [])
-        n = seats_of(key[0])
+        n = seats_for(key)
         while len(q) >= n:
             self._seat(key, q[:n])
             del q[:n]
@@ -222,10 +240,10 @@ class QuickMatch:
         answered ``too_many_tables`` and the others are seated without them."""
         from madang.server.routes_tables import open_table
 
-        game, stake = key
+        game, preset, stake = key
         people = list(group)
         try:
-            in_force = game_spec(game).rules("default", None)
+            in_force = game_spec(game).rules(preset, None)
             worth = check_table(game, in_force, stake)
             rules = MoneyRules.of(self.hub.config)
             for t in list(people):  # money or a limit changed while they waited
@@ -234,7 +252,7 @@ class QuickMatch:
                     t.answer(why)
                     people.remove(t)
             while people:
-                n = seats_of(game)
+                n = seats_of(game, in_force)
                 places = self.rng.sample(range(n), len(people))
                 level = bot_level_for(game, self.hub.config.quick_bot_level)
                 seats = [Seat(i, Kind.BOT, level=level) for i in range(n)]
@@ -244,7 +262,7 @@ class QuickMatch:
                     room = await open_table(
                         self.hub,
                         game=game,
-                        preset="default",
+                        preset=preset,
                         rules={},
                         in_force=in_force,
                         stake=stake,
@@ -306,8 +324,8 @@ class QuickMatch:
 
 # ---------------------------------------------------------------------- a cluster's queues
 
-QUEUE = "madang:quick:{}:{}"
-"""A queue (game, stake): a sorted set of ticket ids by the time they came (ms, Redis's
+QUEUE = "madang:quick:{}:{}:{}"
+"""A queue (game, preset, stake): a sorted set of ticket ids by the time they came (ms, Redis's
 clock)."""
 TICKET = "madang:quick:ticket:"
 """+ id: a request's person, process and queue (JSON), while it lives."""
@@ -421,7 +439,7 @@ class SharedQueues:
             got = await self.cluster.ask(
                 lambda: self._enqueue(
                     keys=[queue, PERSON.format(t.user_id), TICKET + tid],
-                    args=[tid, ticket, seats_of(t.key[0]), self.ttl_ms, TICKET],
+                    args=[tid, ticket, seats_for(t.key), self.ttl_ms, TICKET],
                 )
             )
             if got[0] == "already":
@@ -453,7 +471,7 @@ class SharedQueues:
             await asyncio.sleep(delay)
             try:
                 got = await self._due(
-                    keys=[queue], args=[seats_of(t.key[0]), self.fill_ms, self.ttl_ms, TICKET]
+                    keys=[queue], args=[seats_for(t.key), self.fill_ms, self.ttl_ms, TICKET]
                 )
             except Exception:  # Redis is away a moment: look again soon
                 delay = 0.5
@@ -539,8 +557,14 @@ class SharedQueues:
             return None  # matched: the table is being made
         now_s, now_us = await self.cluster.ask(lambda: redis.time())
         waited = (int(now_s) * 1000 + int(now_us) // 1000 - float(score)) / 1000
-        _, _, game, stake = ticket["queue"].split(":")
-        return {"game": game, "stake": int(stake), "waited_s": round(max(0.0, waited), 3)}
+        game, *named, stake = ticket["queue"].split(":")[2:]
+        preset = named[0] if named else "default"  # a ticket of a process before presets
+        return {
+            "game": game,
+            "preset": preset,
+            "stake": int(stake),
+            "waited_s": round(max(0.0, waited), 3),
+        }
 
     async def close(self) -> None:
         """At shutdown: this process's requests leave the queues, answered busy."""
@@ -572,7 +596,7 @@ async def quick_match(request: Request) -> Response:
     if extra:
         raise WireError(
             "bad_request",
-            f"a quick match takes only game and stake ({', '.join(extra)}): "
+            f"a quick match takes only game, preset and stake ({', '.join(extra)}): "
             "opponents, tables and seats are assigned, not chosen",
         )
     if hub.cluster is not None and hub.cluster.draining:
@@ -580,11 +604,14 @@ async def quick_match(request: Request) -> Response:
     game = data.get("game")
     if not isinstance(game, str) or game not in games():
         raise WireError("bad_request", f"game must be one of {', '.join(games())}")
+    preset = data.get("preset", "default")
+    if not isinstance(preset, str) or preset not in presets_of(game):
+        raise WireError("bad_request", f"preset must be one of {', '.join(presets_of(game))}")
     stake = data.get("stake", hub.config.stakes[0])
     stakes = hub.config.stakes
     if type(stake) is not int or stake not in stakes:
         raise WireError("bad_request", f"stake must be one of {', '.join(map(str, stakes))}")
-    waiting = asyncio.ensure_future(_quick(request).wait(user, game, stake))
+    waiting = asyncio.ensure_future(_quick(request).wait(user, game, preset, stake))
     gone = asyncio.ensure_future(_disconnected(request))
     try:
         await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)

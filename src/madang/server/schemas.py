@@ -49,7 +49,11 @@ BODIES: dict[str, dict[str, Any]] = {
     },
     "quick": {
         "type": "object",
-        "properties": {"game": {"type": "string"}, "stake": {"type": "integer"}},
+        "properties": {
+            "game": {"type": "string"},
+            "preset": {"type": "string"},
+            "stake": {"type": "integer"},
+        },
         "required": ["game"],
     },
     "limit": {

@@ -285,17 +285,25 @@ function createForm(config, rules, me, onCreated) {
 }
 
 /**
- * 빠른 시작 (quick match): a game and a stake, then wait — seated with whoever waits for
- * the same, or with the computer after the server's fill time. The request is one POST
+ * 빠른 시작 (quick match): a game, its rules (고스톱 of three, or of four with 광팔기 …) and
+ * a stake, then wait — seated with whoever waits for the same, or with the computer after
+ * the server's fill time. The request is one POST
  * that answers when the seat is taken; 취소 ends it (docs/protocol.md, Quick match).
  */
-function quickPanel(config, status) {
+function quickPanel(config, rules, status) {
   const games = Object.keys(config.games);
   const game = h(
     "select#quick-game",
     { name: "game" },
     games.map((g) => h("option", { value: g }, t(`game.${g}`))),
   );
+  const preset = h("select#quick-preset", { name: "preset" });
+  const presets = () => {
+    const names = distinctPresets(config.games[game.value].presets, rules?.[game.value]);
+    clear(preset).append(...names.map((p) => h("option", { value: p }, presetName(game.value, p))));
+  };
+  presets();
+  game.addEventListener("change", presets);
   const stake = h(
     "select#quick-stake",
     { name: "stake" },
@@ -320,6 +328,7 @@ function quickPanel(config, status) {
     waiting.hidden = !on;
     start.disabled = on;
     game.disabled = on;
+    preset.disabled = on;
     stake.disabled = on;
     clearInterval(clock);
     if (on) {
@@ -336,7 +345,11 @@ function quickPanel(config, status) {
   async function ask() {
     show(true);
     try {
-      const res = await api.post("/api/quick", { game: game.value, stake: +stake.value });
+      const res = await api.post("/api/quick", {
+        game: game.value,
+        preset: preset.value,
+        stake: +stake.value,
+      });
       if (res.status === "seated") {
         show(false);
         go(`/table/${res.table.id}`);
@@ -366,6 +379,8 @@ function quickPanel(config, status) {
   if (status?.queued) {
     // a request from before a reload is still waiting: show it until it ends
     game.value = status.queued.game;
+    presets();
+    preset.value = status.queued.preset;
     stake.value = `${status.queued.stake}`;
     show(true);
     since = performance.now() - status.queued.waited_s * 1000;
@@ -395,6 +410,7 @@ function quickPanel(config, status) {
       "div.grid2",
       {},
       h("label", {}, t("lobby.game"), game),
+      h("label", {}, t("lobby.preset"), preset),
       h("label", {}, t("lobby.stake"), stake),
     ),
     h("div.row", {}, start),
@@ -419,7 +435,7 @@ export async function lobbyPage(root, me) {
     rulesCatalogue().catch(() => null),
     api.get("/api/quick").catch(() => null),
   ]);
-  const quick = quickPanel(config, queued);
+  const quick = quickPanel(config, rules, queued);
   const list = h("ul.tables#table-list");
   function fill(ts) {
     const left = leftTables();
