@@ -238,7 +238,15 @@ def test_the_settlement_marks_all_in(all_in_server: tuple[str, Any], browser: An
         after = page.inner_text("[data-testid=money-after]")
         assert after == "보유 머니 0 · 올인", after
         assert store.balance(eng, me["id"]) == 0
+        # broke: no 다음 판 is offered; the sheet says why and where the refill is
+        short = page.locator("[data-testid=short]")
+        assert "다음 판을 할 수 없습니다" in short.inner_text()
+        assert "보유 머니가 이 판의 입장 조건보다 적습니다" in short.inner_text()
+        assert short.locator("a[href='/me']").count() == 1
+        assert page.locator("#btn-next").count() == 0
         _shot(page, "money-all-in-settlement.png")
+        page.click("#btn-close")  # the bar under the board offers no 다음 판 either
+        assert page.locator("[data-testid=next-bar] .btn-next").count() == 0
     finally:
         page.close()
         ctx.close()

@@ -370,3 +370,43 @@ def test_migration_0007_gives_existing_accounts_the_start_plus_their_net(empty_d
     ]  # fmt: skip
     assert sum(a for _, a in _game_rows(eng, 1)) == 0  # the game still sums to zero
     eng.dispose()
+
+
+# ---------------------------------------------------------------------- the next game
+
+
+def test_the_settlement_says_who_cannot_afford_the_next_game(client: TestClient) -> None:
+    """A person whose money free of their tables fell below the entry minimum during the
+    game is named in the result's ``short`` (seat, ``not_enough_money``), so the table
+    offers them no 다음 판; the next deal would close the table for it (as before)."""
+    import json
+    import random
+
+    from tests.server.conftest import play_out, recv_until
+    from tests.server.test_ws import hello, new_table
+
+    user = register(client)
+    entry = RULES.entry(100)
+    body = {**VS_BOT, "stake": 100}
+    for spent in (0, START - entry + 1):  # nothing; then all but one short of the entry
+        tid = new_table(client, body)
+        with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = hello(ws)
+            state = snap if snap["status"] == "playing" else recv_until(ws, "update")
+            if spent:  # spent elsewhere while this game is played (a grant taken back)
+                with _engine(client).begin() as c:
+                    c.execute(sa.insert(db.ledger).values(
+                        user_id=user["id"], game_id=None, amount=-spent, points=0,
+                        reason="test", created_at=datetime.now(UTC),
+                    ))  # fmt: skip
+            last = play_out(ws, 0, state, random.Random(3).choice)
+        short = last["result"]["short"]
+        if not spent:
+            assert short == []
+            assert client.post(f"/api/tables/{tid}/leave").status_code == 200
+            continue
+        balance = store.balance(_engine(client), user["id"])
+        assert balance < entry
+        assert [(x["seat"], x["code"]) for x in short] == [(0, "not_enough_money")], short
+        assert f"{entry:,}" in short[0]["message"]
+        assert json.dumps(short).count("seat") == 1  # the bot is never short

@@ -33,7 +33,16 @@ from madang.core.registry import games, spec
 from madang.server import db, selfcare
 from madang.server.wire import WireError
 
-__all__ = ["MoneyRules", "all_in", "bankroll", "holds_seat", "refill", "refusal", "settle"]
+__all__ = [
+    "MoneyRules",
+    "all_in",
+    "bankroll",
+    "holds_seat",
+    "refill",
+    "refusal",
+    "settle",
+    "shortfalls",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +159,21 @@ def may_sit(eng: Engine, user_id: int, stake: int, rules: MoneyRules) -> WireErr
     seats them; the seat's own transaction checks again (:func:`admit`)."""
     with eng.begin() as c:
         return refusal(c, user_id, stake, rules, None)
+
+
+def shortfalls(
+    eng: Engine, people: Sequence[tuple[int, int]], stake: int, rules: MoneyRules, table_id: int
+) -> list[tuple[int, WireError]]:
+    """After a game: each person of ``people`` (seat, id) who could not be dealt the
+    next game at the table now (too little money free, a self-care limit), with why. A
+    read for the settlement to say so; the deal checks again (:func:`first_refusal`)."""
+    out = []
+    with eng.connect() as c:
+        for seat, uid in people:
+            why = refusal(c, uid, stake, rules, table_id)
+            if why is not None:
+                out.append((seat, why))
+    return out
 
 
 def first_refusal(

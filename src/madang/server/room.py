@@ -38,7 +38,7 @@ from madang.server.first_dealer import FirstPickPhase
 from madang.server.games import BotPlayer, Pacing, Session, bot_level_for, make_session, pacing
 from madang.server.journal import journal_of
 from madang.server.metrics import MOVE_SECONDS, MOVES
-from madang.server.money import MoneyRules, first_refusal
+from madang.server.money import MoneyRules, first_refusal, shortfalls
 from madang.server.pauses import ClaimPauses
 from madang.server.wire import WireError, wire_error
 
@@ -1153,6 +1153,10 @@ class Room:
             log.exception("table %s: game %s could not be settled", self.table_id, game_id)
             await self._abort_unsettled(game_id)
             return
+        if scores is None and not any(s.left for s in self.seats):
+            # who could not be dealt the next game now: the settlement says so (and
+            # offers them no 다음 판) rather than the table closing at the next deal
+            result["short"] = await self._shortfalls()
         self.games_played += 1
         result["game_id"] = self.game_id
         result["match_over"] = scores is not None
@@ -1169,6 +1173,21 @@ class Room:
             await self._close("a player left")
         else:
             self._commit_next(sess.game_no + 1)
+
+    async def _shortfalls(self) -> list[dict[str, Any]]:
+        """The people who could not be dealt the next game now, by seat, with the wire
+        error of why (``not_enough_money``, a self-care limit); [] when it cannot be
+        read (the deal checks again)."""
+        people = [(s.index, s.user_id) for s in self._people() if s.user_id]
+        try:
+            short = await run_in_db(
+                self.engine, shortfalls, people, self.stake, MoneyRules.of(self.config),
+                self.table_id,
+            )  # fmt: skip
+        except Exception:
+            log.exception("table %s: the next game's money could not be read", self.table_id)
+            return []
+        return [{"seat": seat, **why.to_dict()} for seat, why in short]
 
     async def _abort_unsettled(self, game_id: int) -> None:
         """A finished game whose settlement could not be written: store it ``aborted``

@@ -473,6 +473,27 @@ export async function tablePage(root, tableId, invite, me) {
     for (const b of document.querySelectorAll(".btn-next"))
       b.textContent = n === null ? t("table.next") : t("table.next_in", { s: n });
   }
+  // the seat cannot be dealt the next game (too little money, a self-care limit): no 다음 판
+  const shortHere = (r) => st.seat !== null && (r.short || []).some((x) => x.seat === st.seat);
+  // who cannot be dealt the next game, and why: the next deal would close the table
+  function shortNotice(r) {
+    const short = r.short || [];
+    if (!short.length) return null;
+    return h(
+      "div.short-notice",
+      { "data-testid": "short", role: "status" },
+      ...short.map((x) =>
+        h(
+          "p",
+          {},
+          x.seat === st.seat
+            ? t("table.short_mine", { why: errorText(x) })
+            : t("table.short_other", { name: name(x.seat), why: errorText(x) }),
+        ),
+      ),
+      short.some((x) => x.seat === st.seat) ? link("/me", t("table.short_money"), "button") : null,
+    );
+  }
   function showNextBar() {
     const show = !!st.result && overlay.classList.contains("hidden") && st.status !== "closed";
     nextBar.classList.toggle("hidden", !show);
@@ -480,7 +501,7 @@ export async function tablePage(root, tableId, invite, me) {
     fill(
       nextBar,
       h("button.ghost", { type: "button", onclick: showResult }, t("table.show_result")),
-      st.seat !== null && !st.result.match_over
+      st.seat !== null && !st.result.match_over && !shortHere(st.result)
         ? h("button.primary.btn-next", { type: "button", onclick: ready }, t("table.next"))
         : null,
       st.result.game_id ? link(`/replay/${st.result.game_id}`, t("table.replay"), "button") : null,
@@ -585,10 +606,11 @@ export async function tablePage(root, tableId, invite, me) {
             )
           : null,
         r.match_over ? h("p", {}, t("table.match_over")) : null,
+        shortNotice(r),
         h(
           "div.row",
           {},
-          st.seat !== null && !r.match_over
+          st.seat !== null && !r.match_over && !shortHere(r)
             ? h(
                 "button.primary.btn-next#btn-next",
                 { type: "button", onclick: ready },
