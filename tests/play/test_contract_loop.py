@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from types import TracebackType
 
 import pytest
@@ -131,3 +132,59 @@ def test_a_mahjong_match_plays_to_its_end_and_stops() -> None:
     assert hands >= 4 and text.rstrip().endswith("끝! 고맙습니다.")
     shown = text.rsplit("점수: ", 1)[1].splitlines()[0].split()
     assert [int(x) for x in shown[1::2]] == final
+
+
+def test_an_unseeded_matgo_match_starts_with_seon_ppopgi(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a seed, 맞고 starts with 선 뽑기: the person picks a face-down card by its
+    number (other keys are ignored), the bot another; a tie (the same month) lays out
+    new cards; the game is then dealt from that key with those picks, so its first 선
+    is the picks' (as a verifiable table's: ``FirstPick.decide``). With a seed, the
+    first 선 is the seed's and nothing is asked."""
+    import random
+
+    from madang.matgo import fair
+    from madang.matgo.cards import MONTH
+    from madang.matgo.first_pick import FirstPick
+
+    key = bytes(range(32))
+    monkeypatch.setattr("madang.play.matgo_tui.secrets.token_bytes", lambda n: key)
+    rules = _terminal("matgo", 1, []).session.record()["rules"]
+    picker = FirstPick(rules, key)
+
+    # a bot's rng and the person's slot that tie in round 0 and not in round 1 (the
+    # person then picks the first card)
+    def rounds_of(bot_seed: int, slot: int) -> list[list[int]]:
+        rng = random.Random(bot_seed)
+        first = [slot, _bot_pick(rng, slot)]
+        return [first, [0, _bot_pick(rng, 0)]]
+
+    bot_seed, slot = next(
+        (b, s)
+        for b in range(500)
+        for s in range(8)
+        if picker.winner(0, rounds_of(b, s)[0]) is None
+        and picker.winner(1, rounds_of(b, s)[1]) is not None
+    )
+    term = _terminal("matgo", 0, ["x", str(slot + 1), "1", *KEYS * 300])
+    term.seeded = False  # (``_terminal`` seeds the deal; the match is played unseeded)
+    term.rng = random.Random(bot_seed)
+    term.before_match()  # (what ``run`` does first)
+    text = _text(term)
+    assert text.count("선 뽑기: 엎어 놓은 패 한 장을 고르세요 (1–8)") == 2  # a tie, then again
+    assert "같은 월: 새 패를 깔고 다시 뽑습니다." in text
+    rounds = rounds_of(bot_seed, slot)
+    dealer, draws = picker.decide(rounds)
+    view = term.session.view(HUMAN)
+    assert view["match"]["first_draws"] == [[MONTH[a], MONTH[b]] for a, b in draws]
+    record = term.session.record()
+    assert record["dealer"] == dealer
+    assert record["deck"] == fair.fair_deal(record["rules"], key, 1, rounds)["deck"]
+    term.play_one()  # and the game dealt from the key plays to its settlement
+    assert term.session.over and "정산" in _text(term)
+    seeded = _terminal("matgo", 4, KEYS * 300)
+    seeded.run(1)
+    assert "선 뽑기" not in _text(seeded)
+
+
+def _bot_pick(rng: random.Random, taken: int) -> int:
+    return rng.choice([i for i in range(8) if i != taken])

@@ -8,10 +8,13 @@ itemises the score.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
+from madang.core.registry import spec
 from madang.i18n import t
 from madang.matgo.cards import MONTH, parse_card
+from madang.matgo.first_pick import FirstPick
 from madang.matgo.render import (
     caption,
     card_label,
@@ -44,6 +47,47 @@ class MatgoTerminal(TerminalSession[MatgoView, MatgoTableView]):
         self.first = v["match"]
         """The first game's match facts (how its 선 was drawn)."""
         self.first_dealer = v["dealer"]
+
+    def before_match(self) -> None:
+        """선 뽑기 before the first game (an unseeded 맞고; a seeded one keeps the 선 of its
+        seed, as a seeded server table does): eight face-down cards laid out from a
+        fresh deal key, the person picks one by its number, the bot another; the higher
+        month is 선 (the lower under 밤일낮장), the same month lays out new cards. The
+        game is then dealt from that key with those picks (``Session.redeal``), as a
+        verifiable table deals after its 선 뽑기 (``docs/fairness.md``)."""
+        if self.seeded or spec(self.game).first_pick is None:
+            return
+        key = secrets.token_bytes(32)
+        picker = FirstPick(self.session.record()["rules"], key)
+        rounds: list[list[int]] = []
+        while True:
+            r = len(rounds)
+            slot = self.pick_slot(picker.slots, r)
+            other = self.rng.choice([i for i in range(picker.slots) if i != slot])
+            rounds.append([slot, other])
+            codes = picker.codes(r)
+            self.console.print(
+                f"  {NAMES[HUMAN]}: {card_markup(codes[slot])}   "
+                f"{NAMES[BOT]}: {card_markup(codes[other])}"
+            )
+            if picker.winner(r, [slot, other]) is not None:
+                break
+            self.console.print("  같은 월: 새 패를 깔고 다시 뽑습니다.")
+        self.session.redeal(key, first_picks=rounds)
+        self.seated()  # the match facts now say how 선 was drawn
+
+    def pick_slot(self, slots: int, r: int) -> int:
+        """The person's face-down card of round ``r`` (keys 1 … ``slots``)."""
+        c = self.console
+        if r == 0:
+            c.clear()
+            c.rule(f"{self.title} — 선 뽑기")
+        c.print("   " + "  ".join(f"{i + 1}:[white on red] ? [/]" for i in range(slots)))
+        c.print(PROMPT + f"선 뽑기: 엎어 놓은 패 한 장을 고르세요 (1–{slots})", markup=True)
+        while True:
+            k = self.key()
+            if k.isdigit() and 1 <= int(k) <= slots:
+                return int(k) - 1
 
     def balance(self) -> int:
         """The person's points over the games played so far."""

@@ -65,6 +65,9 @@ class TerminalSession(Generic[V, S]):
         self.keys = keys or KeyReader()
         self.budget = budget or Budget(0.1)
         self.rng = random.Random(seed)
+        self.seeded = seed is not None
+        """Dealt from ``--seed``: the first 선 too comes from the seed (no 선 뽑기), as at
+        a seeded server table."""
         self.log: list[str] = []
         self.session: Session[V, S] = self.open(preset, rules, seed)
         self.bots = {
@@ -93,6 +96,9 @@ class TerminalSession(Generic[V, S]):
     # what each game provides
     def seated(self) -> None:
         """Called once the session is open and the bots are seated."""
+
+    def before_match(self) -> None:
+        """Called once before the first game is shown (Matgo: 선 뽑기)."""
 
     def draw(self, prompt: str, cursor: int | None = None) -> None:
         """Redraw the screen from the person's view, ``prompt`` on the last line."""
@@ -188,6 +194,7 @@ class TerminalSession(Generic[V, S]):
         """Play until ``games`` games are done, the match ends, or ``q``."""
         with self.keys:
             try:
+                self.before_match()
                 played = 0
                 while True:
                     self.play_one()
