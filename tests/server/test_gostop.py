@@ -270,7 +270,7 @@ def test_a_quick_match_of_four_with_gwang_selling_is_its_own_queue(db_url: str) 
     from tests.server.live import running
     from tests.server.test_quickmatch import call, guest, wait_until
 
-    config = test_config(db_url, quick_fill_seconds=0.6)
+    config = test_config(db_url, quick_fill_seconds=2.0)  # b comes within it, even on CI
     with running(config) as live:
         a, b, c = guest(live), guest(live), guest(live)
         four = {"game": "gostop", "preset": "gwangpalgi", "stake": 1}
