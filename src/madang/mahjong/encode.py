@@ -447,7 +447,7 @@ def observe_one(st: HandState, seat: int, cache: dict[bytes, int]) -> FloatArray
         int.from_bytes(data[_MELDS:_WAITS], "little") % _SUM_MOD
     )
     data[_VISIBLE : _VISIBLE + _P] = visible.to_bytes(_P, "little")
-    out = np.frombuffer(data, dtype=np.uint8).astype(np.float32)
+    out = np.frombuffer(data, np.uint8).astype(np.float32)  # (dtypes by position)
     if st.pot:
         out[_S + 17] = st.pot
     return out
