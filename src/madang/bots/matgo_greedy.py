@@ -58,6 +58,7 @@ from madang.matgo.cards import (
     RIBBON_MASK,
     SSANGPI_MASK,
     SSEURIPI_MASK,
+    pi_value,
 )
 from madang.matgo.engine import MatgoState, Phase, rules_class
 from madang.matgo.rules import MatgoRules
@@ -421,6 +422,32 @@ def _go_decision(k: Knowledge) -> int:
 
 JOIN_STRENGTH = 4
 """The hand strength from which :func:`join_or_die` joins a game of 광팔기."""
+
+JOIN_FEATURES = ("gwang", "pairs", "floor", "pi", "bonus")
+"""What :func:`join_features` counts in a hand, in its order."""
+
+
+def join_features(hand: int, floor: int) -> tuple[int, ...]:
+    """The hand's features for 광팔기's join/die (:data:`JOIN_FEATURES`): its 광, its
+    months held twice or more, its cards whose month is on ``floor``, its 피 value
+    (쌍피 and bonus cards counted at their worth) and its bonus cards.
+
+    >>> join_features(_mask(["01g", "01p1", "03g", "11d", "b3"]), _mask(["01p2"]))
+    (2, 1, 2, 6, 1)
+    """
+    pairs = matches = 0
+    for mm in MONTH_MASK[1:13]:
+        held = (hand & mm).bit_count()
+        pairs += held >= 2
+        if floor & mm:
+            matches += held
+    return (
+        (hand & GWANG_MASK).bit_count(),
+        pairs,
+        matches,
+        pi_value(hand),
+        (hand & BONUS_MASK).bit_count(),
+    )
 
 
 def join_or_die(hand: int, floor: int) -> int:
