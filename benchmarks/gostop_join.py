@@ -1,17 +1,18 @@
 """광팔기's join/die rule in play: one ``normal`` (greedy) bot answering by a candidate
-rule against three of today's, on duplicate deals, paired with the same deals played by
-today's rule in its seat.
+rule against three answering by issue 28's rule, on duplicate deals, paired with the same
+deals played by issue 28's rule in its seat.
 
-    nice -n 10 python3 benchmarks/gostop_join.py --deals 1000 --seed 9 \\
-        --weights 2,1,1,0,0 --threshold 4          # today's rule: a difference of 0
+    nice -n 10 python3 benchmarks/gostop_join.py --deals 1500 --seed 9 \\
+        --weights 2,0,1,1,3 --threshold 12       # the rule shipped in issue 29
 
 Each deal (the arena's deal seeds, ``madang.arena.deal_seed``) is played four times under
-the preset (``gwangpalgi`` by default), agent A at each seat and three greedy bots (today's
-rule) in the others, as ``madang arena gostop --preset gwangpalgi`` seats them; then the
-same four games with A answering by today's rule. Every bot is deterministic, so a game
-in which A's answer is the same under both rules is the same game. Printed: A's points a
-game under each rule (95% CI over deals), the paired difference (95% CI over deals) and
-the number of deals in which it is not zero.
+the preset (``gwangpalgi`` by default), agent A at each seat and three greedy bots in the
+others, as ``madang arena gostop --preset gwangpalgi`` seats them; then the same four
+games with A answering by issue 28's rule (2 per 광, 1 per month held twice, 1 per card
+pairing the floor; join from 4). Every bot is deterministic, so a game in which A's answer
+is the same under both rules is the same game. Printed: A's points a game under each rule
+(95% CI over deals), the paired difference (95% CI over deals) and the number of deals in
+which it is not zero.
 
 The candidate is a weighted strength over :data:`madang.bots.matgo_greedy.JOIN_FEATURES`
 (``--weights``, integers) joined from ``--threshold``.
@@ -38,7 +39,7 @@ from madang.bots.matgo_greedy import JOIN_FEATURES, GreedyBot, join_features
 from madang.matgo import actions as A
 from madang.matgo.cards import mask_of, parse_card
 
-_OLD = ((2, 1, 1, 0, 0), 4)  # the rule before issue 29's fit: 2 per 광, 1 per pair, 1 per match
+_OLD = ((2, 1, 1, 0, 0), 4)  # issue 28's rule: 2 per 광, 1 per pair, 1 per floor pairing; from 4
 
 
 class RuleBot(GreedyBot):
@@ -71,8 +72,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--preset", default="gwangpalgi")
-    ap.add_argument("--weights", default="2,1,1,0,0", help=",".join(JOIN_FEATURES))
-    ap.add_argument("--threshold", type=int, default=4)
+    ap.add_argument("--weights", default="2,0,1,1,3", help=",".join(JOIN_FEATURES))
+    ap.add_argument("--threshold", type=int, default=12)
     args = ap.parse_args(argv)
     weights = tuple(int(w) for w in args.weights.split(","))
     if len(weights) != len(JOIN_FEATURES):

@@ -14,8 +14,10 @@ The rows are split by deal (``--holdout``: the last share of the deals held out)
 logistic regression of "join pays" (expected payment of `join` above 0), each row
 weighted by the payment at stake, is fitted on the rest, and the held-out agreement
 with the search's better answer and the points a question the rule gives up against
-that answer are printed for the fitted logistic, for every integer-weighted strength
-threshold searched on the training rows, and for today's rule. ``--out FILE`` keeps the
+that answer are printed for the fitted logistic, for the integer-weighted strength and
+threshold searched on the training rows (weights 0..``--range``), for the rule shipped
+when the script runs (``today's rule``: :func:`join_or_die`, which also answers 선+2's
+question inside 선+1's playouts) and for always joining or dying. ``--out FILE`` keeps the
 rows as JSON (``--rows FILE`` refits from them without playing).
 """
 
