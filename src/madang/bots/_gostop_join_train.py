@@ -1,6 +1,6 @@
 """Data and fit for 광팔기's join/die rule (:func:`madang.bots.matgo_greedy.join_or_die`).
 
-Run ``python -m madang.bots._gostop_join_train --deals 500 --samples 150 --seed 0``
+Run ``python -m madang.bots._gostop_join_train --deals 800 --samples 150 --seed 0``
 (needs numpy, a development dependency). Each deal of the preset ``gwangpalgi`` (the
 one that asks: under ``gwangpalgi_last`` nobody is asked) is dealt from its seed, 선 at
 seat ``seed % 4``; the join/die question of 선+1 is valued by the review's method
@@ -173,7 +173,7 @@ def report(rows: list[Row], holdout: float, ranges: Sequence[Sequence[int]]) -> 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--deals", type=int, default=500)
+    ap.add_argument("--deals", type=int, default=800)
     ap.add_argument("--samples", type=int, default=150, help="worlds a question")
     ap.add_argument("--seed", type=int, default=0, help="the first deal's seed")
     ap.add_argument("--holdout", type=float, default=0.3, help="share of deals held out")
