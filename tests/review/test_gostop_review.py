@@ -87,8 +87,15 @@ def test_a_late_go_that_throws_away_a_won_stop_is_a_blunder() -> None:
 def joined(first: int) -> tuple[dict[str, Any], int]:
     """Deal 3 at four seats (광팔기, 선 seat 0): seat 1, asked first, answers ``first``
     (join or die) holding no 광 (02r 02p1 03p2 04r 06r 07r 07p2: two pairs, two cards
-    that pair the floor — the bots' rule would join); the record and the index (0)."""
-    rec, _ = play(G4, 3, lambda g: first if g.phase is Phase.JOIN and not g.moves else None)
+    that pair the floor — issue 28's rule joined, today's dies), and seat 2, asked next
+    if seat 1 joins, joins; the record and the index (0)."""
+
+    def answer(g: MatgoState) -> int | None:
+        if g.phase is not Phase.JOIN:
+            return None
+        return first if not g.moves else A.JOIN
+
+    rec, _ = play(G4, 3, answer)
     return rec, 0
 
 

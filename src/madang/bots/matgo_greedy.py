@@ -16,8 +16,8 @@ is worth more than a free flip. With two seats every sum and maximum over the op
 is over one, and the bot is 맞고's as it always was. With four seats (광팔기) the seat
 sitting the game out is no opponent (its cards lie under the draw pile, unseen), and the
 join/die question is answered by :func:`join_or_die`: join with a hand of strength
-:data:`JOIN_STRENGTH` or more (2 per 광, 1 per month held twice or more, 1 per card
-that pairs the floor), else die.
+:data:`JOIN_STRENGTH` or more (2 per 광, 1 per card that pairs the floor, 1 per 피 of
+value, 3 more per bonus card), else die.
 
 The bot reads only the view (:class:`Knowledge.from_view`); the search bot reuses the
 same valuation on its own sampled worlds (:meth:`Knowledge.from_state`).
@@ -58,6 +58,7 @@ from madang.matgo.cards import (
     RIBBON_MASK,
     SSANGPI_MASK,
     SSEURIPI_MASK,
+    pi_value,
 )
 from madang.matgo.engine import MatgoState, Phase, rules_class
 from madang.matgo.rules import MatgoRules
@@ -419,26 +420,58 @@ def _go_decision(k: Knowledge) -> int:
     return A.GO if danger < allowance else A.STOP
 
 
-JOIN_STRENGTH = 4
+JOIN_FEATURES = ("gwang", "pairs", "floor", "pi", "bonus")
+"""What :func:`join_features` counts in a hand, in its order."""
+
+JOIN_WEIGHTS = (2, 0, 1, 1, 3)
+"""The strength of a hand for :func:`join_or_die`: points per :data:`JOIN_FEATURES`
+(2 per 광, 1 per card that pairs the floor, 1 per 피 of value, 3 more per bonus card;
+months held twice count nothing). Fitted on the review's values of 1,600 questions
+(``madang.bots._gostop_join_train``, docs/bots.md)."""
+
+JOIN_STRENGTH = 12
 """The hand strength from which :func:`join_or_die` joins a game of 광팔기."""
+
+
+def join_features(hand: int, floor: int) -> tuple[int, ...]:
+    """The hand's features for 광팔기's join/die (:data:`JOIN_FEATURES`): its 광, its
+    months held twice or more, its cards whose month is on ``floor``, its 피 value
+    (쌍피 and bonus cards counted at their worth) and its bonus cards.
+
+    >>> join_features(_mask(["01g", "01p1", "03g", "11d", "b3"]), _mask(["01p2"]))
+    (2, 1, 2, 6, 1)
+    """
+    pairs = matches = 0
+    for mm in MONTH_MASK[1:13]:
+        held = (hand & mm).bit_count()
+        pairs += held >= 2
+        if floor & mm:
+            matches += held
+    return (
+        (hand & GWANG_MASK).bit_count(),
+        pairs,
+        matches,
+        pi_value(hand),
+        (hand & BONUS_MASK).bit_count(),
+    )
 
 
 def join_or_die(hand: int, floor: int) -> int:
     """광팔기's join/die answer (``gostop.md`` §8.3) for ``hand`` facing ``floor``:
-    `join` when the hand's strength (2 per 광, 1 per month held twice or more, 1 per
-    card whose month is on the floor) is at least :data:`JOIN_STRENGTH`, else `die`
-    (sitting out risks nothing).
+    `join` when the hand's strength (:data:`JOIN_WEIGHTS` over :func:`join_features`:
+    2 per 광, 1 per card whose month is on the floor, 1 per 피 of value, 3 more per
+    bonus card) is at least :data:`JOIN_STRENGTH`, else `die` (sitting out risks
+    nothing; a hand that cannot win often pays more than it wins).
 
-    >>> hand = _mask(["01g", "03g", "05a", "07p1", "09p1", "10a", "11d"])
-    >>> join_or_die(hand, 0) == A.JOIN  # two 광
+    >>> hand = _mask(["01g", "03g", "08g", "05p1", "07p1", "11d", "10a"])
+    >>> join_or_die(hand, _mask(["05p2", "07p2"])) == A.JOIN  # 6 + 2 + 4
     True
-    >>> join_or_die(hand & ~_mask(["03g"]), 0) == A.DIE
+    >>> join_or_die(hand, 0) == A.DIE  # 6 + 4: three 광 alone are not enough
     True
     """
-    strength = 2 * (hand & GWANG_MASK).bit_count()
-    for mm in MONTH_MASK[1:13]:
-        held = (hand & mm).bit_count()
-        strength += (held >= 2) + (held if floor & mm else 0)
+    strength = 0
+    for w, f in zip(JOIN_WEIGHTS, join_features(hand, floor), strict=True):
+        strength += w * f
     return A.JOIN if strength >= JOIN_STRENGTH else A.DIE
 
 
