@@ -105,14 +105,14 @@ WIN_FEATURES: Final = (
 )
 """The inputs of :func:`win_chance`'s logistic, in the order of :data:`WIN_COEFFICIENTS`."""
 WIN_COEFFICIENTS: Final = (
-    -2.81,  # bias
-    -2.73,  # shanten
-    0.0,  # ready
-    0.852,  # log1p ukeire
-    0.335,  # wall/10
-    0.342,  # shanten × wall/10
-    0.0,  # others declared
-    0.0,  # table minimum
+    -4.0098,  # bias
+    -1.4833,  # shanten
+    1.1649,  # ready
+    0.8122,  # log1p ukeire
+    0.5463,  # wall/10
+    0.0777,  # shanten × wall/10
+    -0.6535,  # others declared
+    -0.0076,  # table minimum
 )
 """The logistic's bias and weights (:mod:`madang.bots._mahjong_win_train`)."""
 _GENSYO: Final = 1.5
@@ -151,7 +151,7 @@ def win_chance(
     ``coefficients`` (bias first).
 
     >>> round(win_chance(0, 8, 30), 2), round(win_chance(1, 8, 30), 2)
-    (0.52, 0.16)
+    (0.64, 0.14)
     >>> win_chance(-1, 0, 0)
     1.0
     """
