@@ -1,10 +1,11 @@
 """Fit :func:`madang.bots.mahjong_value.win_chance` to ``hard``'s own hands and print
 its coefficients.
 
-Run ``python -m madang.bots._mahjong_win_train --deals 300 --seed 77`` (needs numpy, a
-development dependency). ``hard`` (:class:`~madang.bots.mahjong_value.ValueBot` as
-shipped) plays against three ``normal`` on the arena's deals of match seed ``--seed``
-(:func:`madang.arena.play_deals`: each deal four times, ``hard`` at each seat), under
+Run ``python -m madang.bots._mahjong_win_train`` (750 deals of seed 77 by default, about
+5 minutes of one core; needs numpy, a development dependency). ``hard``
+(:class:`~madang.bots.mahjong_value.ValueBot`, valuing its hands with the coefficients
+:data:`PLAYED_WITH`) plays against three ``normal`` on the arena's deals of match seed
+``--seed`` (:func:`madang.arena.play_deals`: each deal four times, ``hard`` at each seat), under
 무판 and 양판. After each of its discards the hand left is recorded — its 향청
 (shanten), its 유효패 (ukeire: the unseen tiles that improve it; for a ready hand the
 winning tiles as :meth:`~madang.bots.mahjong_value.ValueBot.ready_value` counts them),
@@ -12,8 +13,9 @@ the tiles left in the wall, how many other seats have declared (엎어/불러) a
 the table has a minimum — with whether that seat went on to win the hand. A logistic
 regression (:func:`madang.bots._matgo_value_train.fit`, Newton's method with a little
 L2) is fitted on all but the last tenth of the deals, scored on that tenth against the
-shipped coefficients, then refitted on everything and printed as the ``_WIN``
-constants of :mod:`madang.bots.mahjong_value`. The bots are deterministic: the same
+coefficients it was played with and those shipped, then refitted on everything and
+printed as :data:`~madang.bots.mahjong_value.WIN_COEFFICIENTS` (the shipped ones are
+this command's output at its defaults, pasted in). The bots are deterministic: the same
 seed and deals give the same rows and the same coefficients.
 """
 
@@ -40,6 +42,11 @@ from madang.bots.mahjong_value import (
 from madang.mahjong.hand import shanten_keys
 from madang.mahjong.state import ACTION_FORMS
 
+PLAYED_WITH: tuple[float, ...] = (-2.81, -2.73, 0.0, 0.852, 0.335, 0.342, 0.0, 0.0)
+"""The :func:`~madang.bots.mahjong_value.win_chance` coefficients ``hard`` plays the
+recorded hands with: those it shipped when the shipped ones were fitted (the first fit,
+to the defensive bot's hands), so that the script reproduces them."""
+
 PRESETS = ("mupan", "yangpan")
 """The rules the hands are played under (the tables with and without a minimum)."""
 
@@ -48,8 +55,10 @@ Raw = tuple[int, float, int, int, int]
 
 
 class _Recorder(ValueBot):
-    """``hard`` as shipped, writing down the hand it keeps after each discard."""
+    """``hard`` (with :data:`PLAYED_WITH`), writing down the hand it keeps after each
+    discard."""
 
+    win_coefficients = PLAYED_WITH
     rows: list[tuple[int, Raw]]  # (seat, features) of the current play_deals call
 
     def act(self, view: Any, legal: Any, rng: Any, budget: Any) -> int:
@@ -107,18 +116,19 @@ def design(rows: list[Raw]) -> Any:
     return np.asarray([win_features(*r) for r in rows], dtype=np.float64)
 
 
-def shipped_loss(x: Any, y: Any) -> float:
-    """The log-loss of the coefficients shipped in :mod:`madang.bots.mahjong_value`."""
-    w = np.asarray(WIN_COEFFICIENTS, dtype=np.float64)
-    return log_loss(w, x, y)[0]
+def loss_of(coefficients: tuple[float, ...], x: Any, y: Any) -> float:
+    """The log-loss of ``coefficients`` (bias first) on the rows ``x`` with outcomes ``y``."""
+    return log_loss(np.asarray(coefficients, dtype=np.float64), x, y)[0]
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=300, help="deals per preset (4 hands each)")
+    ap.add_argument("--deals", type=int, default=750, help="deals per preset (4 hands each)")
     ap.add_argument("--seed", type=int, default=77, help="the arena's match seed")
     ap.add_argument("--l2", type=float, default=1e-3)
     args = ap.parse_args(argv)
+    if args.deals < 2:
+        ap.error("--deals must be at least 2 (a tenth of them, at least one, is held out)")
     t0 = time.perf_counter()
     rows: list[Raw] = []
     y: list[float] = []
@@ -131,13 +141,15 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{preset}: {len(r)} discards, {time.perf_counter() - t0:.0f} s", flush=True)
     x = design(rows)
     ya = np.asarray(y)
-    held = np.asarray(deal_of) >= args.deals * 0.9
+    held = np.asarray(deal_of) >= args.deals - max(1, args.deals // 10)
     w = fit(x[~held], ya[~held], l2=args.l2)
     base = float(np.mean(ya[held]))
     ll0 = -(base * math.log(base) + (1 - base) * math.log(1 - base))
     print(
-        f"held-out ({int(held.sum())} rows): refit {log_loss(w, x[held], ya[held])[0]:.4f}, "
-        f"shipped {shipped_loss(x[held], ya[held]):.4f}, constant {ll0:.4f}"
+        f"held-out log-loss ({int(held.sum())} rows): "
+        f"refit {log_loss(w, x[held], ya[held])[0]:.4f}, "
+        f"played with {loss_of(PLAYED_WITH, x[held], ya[held]):.4f}, "
+        f"shipped {loss_of(WIN_COEFFICIENTS, x[held], ya[held]):.4f}, constant {ll0:.4f}"
     )
     w = fit(x, ya, l2=args.l2)
     print("WIN_COEFFICIENTS: Final = (")
