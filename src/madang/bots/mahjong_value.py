@@ -9,7 +9,10 @@ hand_value`), and keeps the defensive bot's danger model, folding rules and decl
 
 * **Chance of winning** (:func:`win_chance`): a logistic model of how often a hand at a
   given 향청 (shanten) with a given 유효패 (ukeire) count goes on to win, by the tiles left
-  in the wall (fitted to 12,000 hands of the defensive bot against three efficiency bots).
+  in the wall, the other seats declared and the table minimum, fitted to ``hard``'s own
+  hands against three ``normal`` (6,000 hands under 무판 and 양판,
+  :mod:`madang.bots._mahjong_win_train`; the first fit, to the defensive bot's hands,
+  gave ready hands too small a chance and hands far from ready early on too large a one).
 * **Points if won**, received from the table: on 쏘아 the discarder pays ``ron_pays`` ×
   the points, on 올라 each of the three others pays them (taken as 70% 쏘아, 30% 올라).
   A ready hand is valued exactly: every wait is scored by
