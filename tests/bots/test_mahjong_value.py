@@ -90,6 +90,7 @@ def test_win_chance_falls_with_distance_and_the_wall() -> None:
     assert win_chance(0, 8, 40) > win_chance(1, 8, 40) > win_chance(2, 8, 40)
     assert win_chance(0, 8, 40) > win_chance(0, 2, 40)
     assert win_chance(1, 16, 40) > win_chance(1, 16, 10)
+    assert win_chance(0, 8, 40, others=1) < win_chance(0, 8, 40)
 
 
 @pytest.mark.parametrize("min_pan", [0, 2, 3], ids=["mupan", "yangpan", "sampan"])
