@@ -90,6 +90,7 @@ def test_win_chance_falls_with_distance_and_the_wall() -> None:
     assert win_chance(0, 8, 40) > win_chance(1, 8, 40) > win_chance(2, 8, 40)
     assert win_chance(0, 8, 40) > win_chance(0, 2, 40)
     assert win_chance(1, 16, 40) > win_chance(1, 16, 10)
+    assert win_chance(0, 8, 40, others=1) < win_chance(0, 8, 40)
 
 
 @pytest.mark.parametrize("min_pan", [0, 2, 3], ids=["mupan", "yangpan", "sampan"])
@@ -194,3 +195,52 @@ def test_one_from_ready_looks_at_the_ready_hands_of_the_next_draw() -> None:
     bot = ValueBot()
     values = bot.discard_values(t, t.hand, [])
     assert values[seven_z] == pytest.approx(values[eight_m])
+
+
+def test_win_chance_is_the_logistic_of_its_features() -> None:
+    import numpy as np
+
+    from madang.bots._mahjong_win_train import design
+    from madang.bots.mahjong_value import WIN_COEFFICIENTS
+
+    rows = [(0, 6.0, 40, 0, 0), (1, 12.0, 20, 1, 2), (3, 30.0, 60, 2, 0), (2, 0.0, 4, 3, 3)]
+    z = WIN_COEFFICIENTS[0] + design(rows) @ np.asarray(WIN_COEFFICIENTS[1:])
+    assert np.allclose(1 / (1 + np.exp(-z)), [win_chance(*r) for r in rows])
+
+
+def test_the_win_fit_recovers_known_coefficients() -> None:
+    import numpy as np
+
+    from madang.bots._mahjong_win_train import design, fit
+
+    rng = random.Random(3)
+    rows = [
+        (
+            rng.randrange(5),
+            rng.uniform(0, 40),
+            rng.randrange(80),
+            rng.randrange(4),
+            rng.choice((0, 2)),
+        )
+        for _ in range(30000)
+    ]
+    x = design(rows)
+    true = np.array([-1.5, -0.8, 1.2, 0.6, 0.2, -0.1, -0.5, -0.3])
+    p = 1 / (1 + np.exp(-(true[0] + x @ true[1:])))
+    y = (np.random.default_rng(3).random(len(p)) < p).astype(np.float64)
+    assert np.allclose(fit(x, y, l2=0.0), true, atol=0.15)
+
+
+def test_win_rows_are_hards_discards_labelled_by_its_wins() -> None:
+    from madang.bots._mahjong_win_train import collect
+
+    rows, won, hands = collect("mupan", 77, range(3))
+    assert len(rows) == len(won) == len(hands) > 40
+    assert {seat for _, seat in hands} == {0, 1, 2, 3}
+    last: dict[tuple[int, int], tuple[int, float, int, int, int]] = {}
+    for r, w, h in zip(rows, won, hands, strict=True):
+        assert w in (0.0, 1.0) and 0 <= r[0] <= 8 and r[1] >= 0 and 0 <= r[3] <= 3
+        last[h] = r
+    # a hand hard won was ready after its last discard; and it did win some hand
+    winners = {h for h, w in zip(hands, won, strict=True) if w}
+    assert winners and all(last[h][0] == 0 for h in winners)

@@ -9,7 +9,10 @@ hand_value`), and keeps the defensive bot's danger model, folding rules and decl
 
 * **Chance of winning** (:func:`win_chance`): a logistic model of how often a hand at a
   given 향청 (shanten) with a given 유효패 (ukeire) count goes on to win, by the tiles left
-  in the wall (fitted to 12,000 hands of the defensive bot against three efficiency bots).
+  in the wall, the other seats declared and the table minimum, fitted to ``hard``'s own
+  hands against three ``normal`` (6,000 hands under 무판 and 양판,
+  :mod:`madang.bots._mahjong_win_train`; the first fit, to the defensive bot's hands,
+  gave ready hands too small a chance and hands far from ready early on too large a one).
 * **Points if won**, received from the table: on 쏘아 the discarder pays ``ron_pays`` ×
   the points, on 올라 each of the three others pays them (taken as 70% 쏘아, 30% 올라).
   A ready hand is valued exactly: every wait is scored by
@@ -79,41 +82,96 @@ from madang.mahjong.scoring import Meld, WinContext, score_hand
 from madang.mahjong.state import Action
 from madang.mahjong.tiles import NUM_KINDS, TERMINALS_AND_HONORS
 
-__all__ = ["RON_SHARE", "ValueBot", "ValueDanger", "line_pan", "win_chance"]
+__all__ = [
+    "RON_SHARE",
+    "WIN_COEFFICIENTS",
+    "WIN_FEATURES",
+    "ValueBot",
+    "ValueDanger",
+    "declared_others",
+    "line_pan",
+    "win_chance",
+    "win_features",
+]
 
 RON_SHARE: Final = 0.7
 """The share of wins taken by 쏘아 (the rest by 올라), as measured between these bots."""
 
-_WIN_BIAS: Final = -2.81
-_WIN_SHANTEN: Final = -2.73
-_WIN_UKEIRE: Final = 0.852
-_WIN_WALL: Final = 0.335
-_WIN_SHANTEN_WALL: Final = 0.342
+WIN_FEATURES: Final = (
+    "shanten",
+    "ready",
+    "log1p ukeire",
+    "wall/10",
+    "shanten × wall/10",
+    "others declared",
+    "table minimum",
+)
+"""The inputs of :func:`win_chance`'s logistic, in the order of :data:`WIN_COEFFICIENTS`."""
+WIN_COEFFICIENTS: Final = (
+    -4.0098,  # bias
+    -1.4833,  # shanten
+    1.1649,  # ready
+    0.8122,  # log1p ukeire
+    0.5463,  # wall/10
+    0.0777,  # shanten × wall/10
+    -0.6535,  # others declared
+    -0.0076,  # table minimum
+)
+"""The logistic's bias and weights (:mod:`madang.bots._mahjong_win_train`)."""
 _GENSYO: Final = 1.5
 """겐쇼 (gensyo): the copies of the winning tile in a won hand, on average."""
 _YAOJIU: Final = TERMINALS_AND_HONORS
 
 
-def win_chance(shanten: int, ukeire: float, wall_count: int) -> float:
+def win_features(
+    shanten: int, ukeire: float, wall_count: int, others: int = 0, min_pan: int = 0
+) -> tuple[float, ...]:
+    """The inputs of :func:`win_chance`'s logistic (:data:`WIN_FEATURES`)."""
+    w = wall_count / 10
+    return (
+        float(shanten),
+        float(shanten == 0),
+        math.log1p(max(0.0, ukeire)),
+        w,
+        shanten * w,
+        float(others),
+        float(min_pan > 0),
+    )
+
+
+def win_chance(
+    shanten: int,
+    ukeire: float,
+    wall_count: int,
+    others: int = 0,
+    min_pan: int = 0,
+    coefficients: Sequence[float] = WIN_COEFFICIENTS,
+) -> float:
     """The chance that a hand ``shanten`` tiles from ready (0: ready), with ``ukeire``
-    unseen tiles that improve it, goes on to win with ``wall_count`` tiles left.
+    unseen tiles that improve it (a ready hand: its winning tiles), goes on to win with
+    ``wall_count`` tiles left, ``others`` other seats declared (엎어/불러) and a table
+    minimum of ``min_pan`` 판: the logistic of :func:`win_features` with
+    ``coefficients`` (bias first).
 
     >>> round(win_chance(0, 8, 30), 2), round(win_chance(1, 8, 30), 2)
-    (0.52, 0.16)
+    (0.64, 0.14)
     >>> win_chance(-1, 0, 0)
     1.0
     """
     if shanten < 0:
         return 1.0
-    w = wall_count / 10
-    z = (
-        _WIN_BIAS
-        + _WIN_SHANTEN * shanten
-        + _WIN_UKEIRE * math.log1p(max(0.0, ukeire))
-        + _WIN_WALL * w
-        + _WIN_SHANTEN_WALL * shanten * w
-    )
+    b = coefficients
+    z = b[0]
+    for wi, xi in zip(
+        b[1:], win_features(shanten, ukeire, wall_count, others, min_pan), strict=True
+    ):
+        z += wi * xi
     return 1.0 / (1.0 + math.exp(-z))
+
+
+def declared_others(t: Table) -> int:
+    """How many seats other than ``t.seat`` have declared (엎어/불러)."""
+    return sum(1 for p in range(4) if p != t.seat and t.declared[p])
 
 
 def _reach(pan: float, minimum: int) -> float:
@@ -246,6 +304,9 @@ class ValueBot(DefensiveBot):
     ready_ref: float = 5.0
     """The winning tiles of the ready hand :meth:`draw_value` is scaled to."""
 
+    win_coefficients: tuple[float, ...] = WIN_COEFFICIENTS
+    """The coefficients of :func:`win_chance` the bot values its hands with."""
+
     read_passes: bool = True
     """Count a tile let pass by a declared (엎어/불러) seat since it declared as safe
     against it (:meth:`passed`; 2,000 hands, seed 77: +0.03 points per hand under 무판,
@@ -308,6 +369,12 @@ class ValueBot(DefensiveBot):
         return super().choose(view, legal)
 
     # ------------------------------------------------------------------ valuation
+
+    def chance(self, t: Table, shanten: int, ukeire: float) -> float:
+        """:func:`win_chance` of the seat's hand at this table (its wall, the other seats
+        declared, the table minimum)."""
+        others = declared_others(t)
+        return win_chance(shanten, ukeire, t.wall_count, others, t.min_pan, self.win_coefficients)
 
     def _received(self, t: Table, points: int, tsumo: bool) -> float:
         return float(points * (3 if tsumo else t.rules.ron_pays))
@@ -398,11 +465,11 @@ class ValueBot(DefensiveBot):
         spared = self.spared[t.min_pan]
         if shanten == 0:
             tiles, pts = self.ready_value(t, c13, melds, improving)
-            return win_chance(0, tiles, t.wall_count) * (pts + spared) if tiles else 0.0
+            return self.chance(t, 0, tiles) * (pts + spared) if tiles else 0.0
         if shanten == 1 and self.lookahead[t.min_pan] and improving:
-            return win_chance(1, ukeire, t.wall_count) * self.draw_value(t, c13, melds, improving)
+            return self.chance(t, 1, ukeire) * self.draw_value(t, c13, melds, improving)
         value = self.line_value(t, c13, melds) + spared
-        return win_chance(shanten, ukeire, t.wall_count) * value
+        return self.chance(t, shanten, ukeire) * value
 
     def draw_value(
         self, t: Table, c13: list[int], melds: list[tuple[str, int, int]], improving: list[int]
@@ -416,7 +483,7 @@ class ValueBot(DefensiveBot):
         m = len(melds)
         quad = t.quad_as_two_pairs
         unseen = t.unseen
-        ref = win_chance(0, self.ready_ref, t.wall_count)
+        ref = self.chance(t, 0, self.ready_ref)
         cache = self._ready_cache
         total = 0.0
         weight = 0
@@ -440,7 +507,7 @@ class ValueBot(DefensiveBot):
                     if v is None:
                         _, waits = _acceptance(c13, keys, m, quad, 0, unseen)
                         tiles, pts = self.ready_value(t, c13, melds, waits)
-                        v = win_chance(0, tiles, t.wall_count) * (pts + spared) if tiles else 0.0
+                        v = self.chance(t, 0, tiles) * (pts + spared) if tiles else 0.0
                         cache[ck] = v
                     c13[k] += 1
                     best = max(best, v)
