@@ -47,6 +47,8 @@ TINY = [
     "1",
     "--ppo-warmup",
     "0",
+    "--keep",
+    "last",
 ]
 
 

@@ -90,7 +90,7 @@ class TrainConfig:
     seed: int = 0
     out: Path = Path("runs/matgo")
     threads: int = 2
-    teacher: str = "greedy"
+    teacher: str = "greedy_hard"
     teacher_iterations: int = 8
     games: int = 32
     explore: float = 0.15
@@ -112,11 +112,11 @@ class TrainConfig:
     ppo_clip: float = 0.2
     ppo_entropy: float = 0.01
     reward_scale: float = 10.0
-    win_bonus: float = 10.0
-    points_clip: float | None = None
+    win_bonus: float = 20.0
+    points_clip: float | None = 20.0
     ppo_warmup: int = 10
     init: Path | None = None
-    keep: str = "last"
+    keep: str = "best"
 
     def ppo(self) -> PPOSettings:
         """The fine-tuning stage's settings."""
