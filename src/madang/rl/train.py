@@ -106,11 +106,11 @@ class TrainConfig:
     opponent: str = "greedy"
     bc_share: float = 0.25
     ppo_games: int = 64
-    ppo_lr: float = 1e-4
+    ppo_lr: float = 5e-5
     ppo_rollout: int = 2048
     ppo_epochs: int = 4
     ppo_clip: float = 0.2
-    ppo_entropy: float = 0.01
+    ppo_entropy: float = 0.0
     reward_scale: float = 10.0
     win_bonus: float = 20.0
     points_clip: float | None = 20.0
