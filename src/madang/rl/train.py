@@ -8,8 +8,9 @@ the rest fine-tuning (5):
    ``--games`` games stepped together, each decision played by the teacher, or (a share
    ``--explore``) by a random legal action, so that the student also sees states off the
    teacher's path.
-2. **Labels**: the teacher (``greedy`` by default; any Matgo bot, e.g. ``hard``, the
-   search bot) chooses from the seat's own view (:func:`madang.matgo.view.view`), never
+2. **Labels**: the teacher (``greedy_hard`` by default, ``greedy``'s valuation with
+   ``hard``'s weights, :data:`TEACHERS`; or any Matgo bot, e.g. ``hard``, the search
+   bot) chooses from the seat's own view (:func:`madang.matgo.view.view`), never
    the full state. Decisions with one legal action teach nothing and are not kept.
 3. **The student**, a multilayer perceptron over the encoding's observation, learns the
    labels by masked cross-entropy (illegal actions get no probability), with Adam on
@@ -19,14 +20,17 @@ the rest fine-tuning (5):
    points per game with 95% confidence intervals go to ``curve.csv`` beside the wall time
    and the stage (``bc`` or ``ppo``).
 5. **Fine-tuning** (:mod:`madang.rl.ppo`): the cloned policy plays ``--opponent`` on the
-   batched engine and learns from the points of its games, plus ``--win-bonus`` for a
-   won game and minus it for a lost one, by masked PPO (a critic, trained alone for the
-   first ``--ppo-warmup`` updates, GAE, the clipped objective, an entropy bonus).
+   batched engine and learns from the points of its games (clipped to ``--points-clip``),
+   plus ``--win-bonus`` for a won game and minus it for a lost one, by masked PPO (a
+   critic, trained alone for the first ``--ppo-warmup`` updates, GAE, the clipped
+   objective, an optional entropy bonus).
+6. **The weights kept** (``--keep best``): among the evaluated weights, the best by a
+   rule fixed in advance (:func:`best_row`) is shipped as ``policy.npz``.
 
 ``--out`` receives ``policy.npz`` (the weights: numpy arrays, so play needs no torch;
 the bot ``learned:OUT/policy.npz``), ``bc.npz`` (the policy at the end of cloning, the
-same format), ``curve.csv``, ``summary.json`` and, where matplotlib is installed,
-``curve.png``.
+same format), ``best.npz`` and ``last.npz`` (with ``--keep best``), ``curve.csv``,
+``summary.json`` and, where matplotlib is installed, ``curve.png``.
 """
 
 from __future__ import annotations
@@ -760,7 +764,7 @@ def register_cli(sub: Any) -> None:
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
         "matgo",
-        help="behaviour cloning from a bot (greedy), then masked PPO against greedy; "
+        help="behaviour cloning from a bot (greedy_hard), then masked PPO against greedy; "
         "evaluated against greedy on duplicate deals",
     )
     add_options(m, TrainConfig(), "matgo")
