@@ -211,6 +211,23 @@ def test_two_threads_label_in_a_worker_process(tmp_path: Path) -> None:
     assert summary["ppo_steps"] == 0 and summary["bc_policy"] is None
 
 
+def test_a_labeller_ahead_of_the_learner_waits() -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    import time
+
+    from madang.rl.train import TrainConfig, _Labellers, _Samples
+    from madang.rl.vector import VectorGames
+
+    cfg = TrainConfig(teacher="random", games=4, steps_per_round=2, explore=0.0)
+    enc = VectorGames("matgo", 1, seed=0).encoding
+    samples = _Samples(enc.obs_size, enc.num_actions, 100_000)
+    workers = _Labellers(1, cfg)
+    time.sleep(4)  # nothing drained: a random teacher labels thousands of states a second
+    workers.close(samples)
+    # what waited is at most the queue's 8 steps of 4 games, plus the step being sent
+    assert 0 < workers.received <= (4 * 2 + 2) * 4
+
+
 def test_gae_of_a_finished_episode() -> None:
     from madang.rl.ppo import gae
 

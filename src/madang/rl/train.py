@@ -373,7 +373,13 @@ def _label_worker(
 
 class _Labellers:
     """``n`` labelling processes beside the learner (started with ``spawn``: the learner's
-    torch threads are not forked); :meth:`drain` moves what they sent into ``samples``."""
+    torch threads are not forked); :meth:`drain` moves what they sent into ``samples``.
+
+    The queue holds at most ``4 * cfg.steps_per_round`` steps' states (about four of the
+    learner's rounds): a worker faster than the learner takes them waits, rather than
+    piling up states in memory that would arrive too late to be learnt (in the first
+    60-minute run, 2 million states, some 4 GB, came in at the end of cloning).
+    """
 
     def __init__(
         self, n: int, cfg: TrainConfig, game: str = "matgo", preset: str | None = None
@@ -381,7 +387,7 @@ class _Labellers:
         import multiprocessing as mp
 
         ctx = mp.get_context("spawn")
-        self.queue = ctx.Queue()
+        self.queue = ctx.Queue(maxsize=4 * cfg.steps_per_round)
         self.stop = ctx.Event()
         self.received = 0
         self.procs = [
