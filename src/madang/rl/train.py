@@ -377,8 +377,9 @@ class _Labellers:
 
     The queue holds at most ``4 * cfg.steps_per_round`` steps' states (about four of the
     learner's rounds): a worker faster than the learner takes them waits, rather than
-    piling up states in memory that would arrive too late to be learnt (in the first
-    60-minute run, 2 million states, some 4 GB, came in at the end of cloning).
+    piling up states in memory that would arrive too late to be learnt (in the second
+    60-minute run of docs/rl/train.md, about 2 million states, an estimated 5 GB, came
+    in at the end of cloning).
     """
 
     def __init__(
