@@ -7,6 +7,7 @@ import csv
 import json
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +47,8 @@ TINY = [
     "1",
     "--ppo-warmup",
     "0",
+    "--keep",
+    "last",
 ]
 
 
@@ -192,7 +195,7 @@ def test_two_threads_label_in_a_worker_process(tmp_path: Path) -> None:
         minutes=0.01,
         out=tmp_path / "w",
         threads=2,
-        teacher="normal",
+        teacher="greedy_hard",
         games=4,
         steps_per_round=2,
         updates_per_round=1,
@@ -206,6 +209,23 @@ def test_two_threads_label_in_a_worker_process(tmp_path: Path) -> None:
     assert summary["worker_samples"] > 0
     assert summary["samples"] > summary["worker_samples"]
     assert summary["ppo_steps"] == 0 and summary["bc_policy"] is None
+
+
+def test_a_labeller_ahead_of_the_learner_waits() -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    import time
+
+    from madang.rl.train import TrainConfig, _Labellers, _Samples
+    from madang.rl.vector import VectorGames
+
+    cfg = TrainConfig(teacher="random", games=4, steps_per_round=2, explore=0.0)
+    enc = VectorGames("matgo", 1, seed=0).encoding
+    samples = _Samples(enc.obs_size, enc.num_actions, 100_000)
+    workers = _Labellers(1, cfg)
+    time.sleep(4)  # nothing drained: a random teacher labels thousands of states a second
+    workers.close(samples)
+    # what waited is at most the queue's 8 steps of 4 games, plus the step being sent
+    assert 0 < workers.received <= (4 * 2 + 2) * 4
 
 
 def test_gae_of_a_finished_episode() -> None:
@@ -292,6 +312,115 @@ def test_the_win_bonus_is_credited_to_the_last_decision_of_a_decided_game() -> N
     # own reward is the game's settlement, so its sign is the game's
     assert np.allclose(diff[hit], 0.5 * np.sign(plain[hit]))
     assert {1.0, -1.0} <= set(np.sign(plain[hit]).tolist())
+
+
+def _changes(a: np.ndarray, b: np.ndarray) -> Counter[float]:
+    """How often each nonzero difference of two returns occurs (rounded to 0.001)."""
+    d = (a - b).astype(np.float64)
+    return Counter(round(float(x), 3) for x in d[np.abs(d) > 1e-6])
+
+
+def test_points_clip_bounds_a_games_points_in_the_reward() -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.bots import Budget, make_bot
+    from madang.rl.ppo import Rollouts
+    from madang.rl.train import _mlp
+    from madang.rl.vector import VectorGames
+
+    torch.manual_seed(0)
+    probe = VectorGames("matgo", 1, seed=0)
+    net = _mlp(torch, probe.encoding.obs_size, (32,), probe.encoding.num_actions)
+    critic = _mlp(torch, probe.encoding.obs_size, (32,), 1)
+
+    def play(clip: float | None) -> tuple[Rollouts, np.ndarray]:
+        torch.manual_seed(1)  # the same samples: the same games, only the rewards differ
+        vg = VectorGames("matgo", 8, seed=5)
+        vg.reset()
+        roll = Rollouts(
+            vg, make_bot("matgo", "greedy"), Budget(None, 32), random.Random(0), 10.0, 5.0, clip
+        )
+        return roll, roll.collect(torch, net, critic, 200, (1.0, 0.0)).ret  # λ = 0
+
+    plain_roll, plain = play(None)
+    clip_roll, clipped = play(3.0)
+    _, win_only = play(0.0)
+    assert plain_roll.returns == clip_roll.returns  # the games themselves are unchanged
+    # the last step of every game worth more than 3 points (and only there) changes, by
+    # the points past the clip: (±3 - points) / 10
+    got = _changes(clipped, plain)
+    want = Counter(round((max(-3, min(3, p)) - p) / 10, 3) for p in clip_roll.returns if p)
+    assert not got - want and 0 <= want.total() - got.total() <= 2 + sum(
+        1 for p in clip_roll.returns if 0 < abs(p) <= 3
+    )
+    assert any(k > 0 for k in got) and any(k < 0 for k in got)
+    # clipped to 0, the points count for nothing: the win bonus alone
+    got = _changes(win_only, plain)
+    want = Counter(round(-p / 10, 3) for p in clip_roll.returns if p)
+    assert not got - want and want.total() - got.total() <= 2
+
+
+def test_keep_best_ships_the_weights_the_rule_picks(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.rl.learned import NumpyPolicy
+    from madang.rl.train import best_row
+
+    out = tmp_path / "best"
+    args = ["train", "matgo", "--out", str(out), "--seed", "3", *TINY, "--keep", "best"]
+    args[args.index("--eval-deals") + 1] = "6"
+    assert main(args) == 0
+    with (out / "curve.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    # every row but the final one (on other deals) is a candidate, the last weights too
+    candidates = [
+        {k: float(r[k]) for k in ("win_rate", "win_rate_ci95", "points_per_game", "wall_s")}
+        for r in rows[:-1]
+    ]
+    assert len(candidates) >= 3 and candidates[-1]["wall_s"] >= summary["train_s"]
+    kept = candidates[best_row(candidates) or 0]
+    assert summary["kept"]["wall_s"] == kept["wall_s"]
+    policy = (out / "policy.npz").read_bytes()
+    assert policy == (out / "best.npz").read_bytes() and (out / "last.npz").is_file()
+    # the shipped weights are those evaluated in the kept row
+    kept_row = rows[candidates.index(kept)]
+    meta = NumpyPolicy(out / "policy.npz").meta
+    assert meta.get("ppo_steps", 0) == int(kept_row["ppo_steps"])
+    assert meta["samples"] == int(kept_row["samples"])
+    assert summary["final"]["games"] == 6
+
+
+def test_keep_best_rule() -> None:
+    from madang.rl.train import best_row
+
+    row = {"win_rate": 0.5, "win_rate_ci95": 0.1}
+    assert best_row([{"stage": "bc"}]) is None
+    # points below 0 lose to any row at or above 0, whatever its win rate
+    assert (
+        best_row(
+            [{**row, "points_per_game": -0.1, "win_rate": 0.9}, {**row, "points_per_game": 0.0}]
+        )
+        == 1
+    )
+    # then the win rate's lower bound: a narrower interval can beat a higher rate
+    assert (
+        best_row(
+            [
+                {"win_rate": 0.56, "win_rate_ci95": 0.08, "points_per_game": 1.0},
+                {"win_rate": 0.54, "win_rate_ci95": 0.02, "points_per_game": 0.5},
+            ]
+        )
+        == 1
+    )
+    # when none reaches 0 points, the lower bound alone
+    assert (
+        best_row(
+            [
+                {"win_rate": 0.4, "win_rate_ci95": 0.05, "points_per_game": -1.0},
+                {"win_rate": 0.5, "win_rate_ci95": 0.05, "points_per_game": -9.0},
+            ]
+        )
+        == 1
+    )
 
 
 def test_a_warm_up_update_trains_the_critic_and_leaves_the_policy() -> None:

@@ -14,7 +14,10 @@ need it).
   divided by ``reward_scale``, credited to its last decision before they are paid; at
   the game's end, ``win_bonus`` points more (won: its points above 0) or fewer (lost:
   below 0), also divided by ``reward_scale``, credited to its last decision of the game.
-  An episode is one game, so its return is (the game's points ± the bonus) / scale.
+  With ``points_clip`` C, the game's points count clipped to [−C, C] (the difference
+  taken back at its last decision: a few huge games do not outweigh many small ones;
+  C = 0 leaves the win bonus alone). An episode is one game, so its return is (the
+  game's points, clipped, ± the bonus) / scale.
 * **Update**: only finished games are learnt from (terminal value 0); GAE(γ, λ) gives
   advantages (normalised per batch); the clipped surrogate, an entropy bonus and the
   critic's squared error, over ``epochs`` passes of shuffled minibatches, Adam with the
@@ -77,6 +80,7 @@ class PPOSettings:
     lam: float = 0.95
     reward_scale: float = 10.0
     win_bonus: float = 0.0
+    points_clip: float | None = None
     max_grad_norm: float = 0.5
 
 
@@ -134,6 +138,7 @@ class Rollouts:
     rng: random.Random
     reward_scale: float
     win_bonus: float = 0.0
+    points_clip: float | None = None  #: a game's points count clipped to ±this
     learner_seat: list[int] = field(default_factory=list)
     pending: list[list[_Step]] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)  # finished games' points
@@ -199,8 +204,12 @@ class Rollouts:
                     self.pending[i][-1].reward += r / self.reward_scale
             for i in np.flatnonzero(done).tolist():
                 if self.pending[i]:
-                    won = (self._points[i] > 0) - (self._points[i] < 0)  # 1, 0 (drawn) or -1
-                    self.pending[i][-1].reward += won * self.win_bonus / self.reward_scale
+                    pts = self._points[i]
+                    won = (pts > 0) - (pts < 0)  # 1, 0 (drawn) or -1
+                    extra = won * self.win_bonus
+                    if self.points_clip is not None:  # take back what lies past the clip
+                        extra += max(-self.points_clip, min(self.points_clip, pts)) - pts
+                    self.pending[i][-1].reward += extra / self.reward_scale
                     done_eps.append(self.pending[i])
                     have += len(self.pending[i])
                 self.returns.append(self._points[i])

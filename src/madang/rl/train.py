@@ -8,8 +8,9 @@ the rest fine-tuning (5):
    ``--games`` games stepped together, each decision played by the teacher, or (a share
    ``--explore``) by a random legal action, so that the student also sees states off the
    teacher's path.
-2. **Labels**: the teacher (``greedy`` by default; any Matgo bot, e.g. ``hard``, the
-   search bot) chooses from the seat's own view (:func:`madang.matgo.view.view`), never
+2. **Labels**: the teacher (``greedy_hard`` by default, ``greedy``'s valuation with
+   ``hard``'s weights, :data:`TEACHERS`; or any Matgo bot, e.g. ``hard``, the search
+   bot) chooses from the seat's own view (:func:`madang.matgo.view.view`), never
    the full state. Decisions with one legal action teach nothing and are not kept.
 3. **The student**, a multilayer perceptron over the encoding's observation, learns the
    labels by masked cross-entropy (illegal actions get no probability), with Adam on
@@ -19,14 +20,17 @@ the rest fine-tuning (5):
    points per game with 95% confidence intervals go to ``curve.csv`` beside the wall time
    and the stage (``bc`` or ``ppo``).
 5. **Fine-tuning** (:mod:`madang.rl.ppo`): the cloned policy plays ``--opponent`` on the
-   batched engine and learns from the points of its games, plus ``--win-bonus`` for a
-   won game and minus it for a lost one, by masked PPO (a critic, trained alone for the
-   first ``--ppo-warmup`` updates, GAE, the clipped objective, an entropy bonus).
+   batched engine and learns from the points of its games (clipped to ``--points-clip``),
+   plus ``--win-bonus`` for a won game and minus it for a lost one, by masked PPO (a
+   critic, trained alone for the first ``--ppo-warmup`` updates, GAE, the clipped
+   objective, an optional entropy bonus).
+6. **The weights kept** (``--keep best``): among the evaluated weights, the best by a
+   rule fixed in advance (:func:`best_row`) is shipped as ``policy.npz``.
 
 ``--out`` receives ``policy.npz`` (the weights: numpy arrays, so play needs no torch;
 the bot ``learned:OUT/policy.npz``), ``bc.npz`` (the policy at the end of cloning, the
-same format), ``curve.csv``, ``summary.json`` and, where matplotlib is installed,
-``curve.png``.
+same format), ``best.npz`` and ``last.npz`` (with ``--keep best``), ``curve.csv``,
+``summary.json`` and, where matplotlib is installed, ``curve.png``.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import csv
 import json
 import math
 import random
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
@@ -76,6 +81,11 @@ CURVE_FIELDS = (
 )
 
 
+#: ``--keep``: the final ``policy.npz`` is the last weights, or the best evaluated ones
+#: (:func:`best_row`).
+KEEP = ("last", "best")
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """One training run's settings (the command's options)."""
@@ -84,7 +94,7 @@ class TrainConfig:
     seed: int = 0
     out: Path = Path("runs/matgo")
     threads: int = 2
-    teacher: str = "greedy"
+    teacher: str = "greedy_hard"
     teacher_iterations: int = 8
     games: int = 32
     explore: float = 0.15
@@ -100,15 +110,17 @@ class TrainConfig:
     opponent: str = "greedy"
     bc_share: float = 0.25
     ppo_games: int = 64
-    ppo_lr: float = 1e-4
+    ppo_lr: float = 5e-5
     ppo_rollout: int = 2048
     ppo_epochs: int = 4
     ppo_clip: float = 0.2
-    ppo_entropy: float = 0.01
+    ppo_entropy: float = 0.0
     reward_scale: float = 10.0
-    win_bonus: float = 10.0
+    win_bonus: float = 20.0
+    points_clip: float | None = 20.0
     ppo_warmup: int = 10
     init: Path | None = None
+    keep: str = "best"
 
     def ppo(self) -> PPOSettings:
         """The fine-tuning stage's settings."""
@@ -121,6 +133,7 @@ class TrainConfig:
             entropy=self.ppo_entropy,
             reward_scale=self.reward_scale,
             win_bonus=self.win_bonus,
+            points_clip=self.points_clip,
         )
 
     def check(self) -> None:
@@ -155,12 +168,66 @@ class TrainConfig:
             raise RuleConfigError(f"--ppo-warmup cannot be negative, not {self.ppo_warmup}")
         if self.win_bonus < 0:
             raise RuleConfigError(f"--win-bonus cannot be negative, not {self.win_bonus}")
+        if self.points_clip is not None and self.points_clip < 0:
+            raise RuleConfigError(f"--points-clip cannot be negative, not {self.points_clip}")
+        if self.keep not in KEEP:
+            raise RuleConfigError(f"--keep must be one of {', '.join(KEEP)}, not {self.keep!r}")
         if self.init is not None and not Path(self.init).is_file():
             raise RuleConfigError(f"--init {self.init}: no such file")
         if self.ppo_entropy < 0:
             raise RuleConfigError(f"--ppo-entropy cannot be negative, not {self.ppo_entropy}")
         if not self.hidden or min(self.hidden) < 1:
             raise RuleConfigError(f"--hidden must be positive layer widths, not {self.hidden}")
+
+
+def _greedy_hard() -> Any:
+    from madang.bots.matgo_greedy import GreedyBot
+    from madang.bots.matgo_search import HARD_WEIGHTS
+
+    bot = GreedyBot(HARD_WEIGHTS)
+    bot.name = "greedy_hard"
+    return bot
+
+
+#: Teachers for ``--teacher`` beside the registered bots: ``greedy_hard`` is ``greedy``'s
+#: one-ply valuation with ``hard``'s weights (52% of decided games against ``greedy``,
+#: docs/bots.md), at ``greedy``'s cost.
+TEACHERS: dict[str, dict[str, Callable[[], Any]]] = {"matgo": {"greedy_hard": _greedy_hard}}
+
+
+def make_teacher(game: str, name: str) -> Any:
+    """The teacher ``name`` of ``game``: one of :data:`TEACHERS`, else the registered bot
+    (an unknown name raises :class:`RuleConfigError`).
+
+    >>> make_teacher("matgo", "greedy_hard").name
+    'greedy_hard'
+    """
+    from madang.bots import make_bot
+
+    factory = TEACHERS.get(game, {}).get(name)
+    return factory() if factory is not None else make_bot(game, name)
+
+
+def best_row(rows: list[dict[str, Any]]) -> int | None:
+    """``--keep best``'s rule, fixed before the run: among the evaluated rows, the one
+    whose win rate's lower bound (``win_rate - win_rate_ci95``) is highest among those
+    with points per game ≥ 0 (among all of them when none has); the first of equals;
+    None when nothing was evaluated.
+
+    >>> best_row([
+    ...     {"win_rate": 0.55, "win_rate_ci95": 0.05, "points_per_game": -1.0},
+    ...     {"win_rate": 0.52, "win_rate_ci95": 0.05, "points_per_game": 0.5},
+    ...     {"win_rate": 0.54, "win_rate_ci95": 0.05, "points_per_game": 0.0},
+    ...     {"stage": "bc"},
+    ... ])
+    2
+    """
+    scored = [
+        (r["points_per_game"] >= 0, r["win_rate"] - r["win_rate_ci95"], -i)
+        for i, r in enumerate(rows)
+        if "win_rate" in r
+    ]
+    return -max(scored)[2] if scored else None
 
 
 def _require_torch() -> Any:
@@ -288,13 +355,13 @@ def _label_worker(
     """A labelling process (``--threads`` above 1): its own games (of ``game`` under
     ``preset``) and teacher, each step's labelled states sent to ``out`` as arrays, until
     ``stop`` is set (at least one step)."""
-    from madang.bots import Budget, make_bot
+    from madang.bots import Budget
     from madang.rl.vector import VectorGames
 
     rng = random.Random(seed)
     vg = VectorGames(game, games, seed=seed, preset=preset)
     vg.reset()
-    bot, budget = make_bot(game, teacher), Budget(None, iterations)
+    bot, budget = make_teacher(game, teacher), Budget(None, iterations)
     enc = vg.encoding
     mine = _Samples(enc.obs_size, enc.num_actions, games)
     while True:
@@ -306,7 +373,14 @@ def _label_worker(
 
 class _Labellers:
     """``n`` labelling processes beside the learner (started with ``spawn``: the learner's
-    torch threads are not forked); :meth:`drain` moves what they sent into ``samples``."""
+    torch threads are not forked); :meth:`drain` moves what they sent into ``samples``.
+
+    The queue holds at most ``4 * cfg.steps_per_round`` steps' states (about four of the
+    learner's rounds): a worker faster than the learner takes them waits, rather than
+    piling up states in memory that would arrive too late to be learnt (in the second
+    60-minute run of docs/rl/train.md, about 2 million states, an estimated 5 GB, came
+    in at the end of cloning).
+    """
 
     def __init__(
         self, n: int, cfg: TrainConfig, game: str = "matgo", preset: str | None = None
@@ -314,7 +388,7 @@ class _Labellers:
         import multiprocessing as mp
 
         ctx = mp.get_context("spawn")
-        self.queue = ctx.Queue()
+        self.queue = ctx.Queue(maxsize=4 * cfg.steps_per_round)
         self.stop = ctx.Event()
         self.received = 0
         self.procs = [
@@ -473,7 +547,7 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     rng = random.Random(cfg.seed)
     out = Path(cfg.out)
     policy_path = out / "policy.npz"
-    teacher = make_bot(game, cfg.teacher)
+    teacher = make_teacher(game, cfg.teacher)
     opponent = make_bot(game, cfg.opponent)  # an unknown opponent fails before training
     budget = Budget(None, cfg.teacher_iterations)
     vg = VectorGames(game, cfg.games, seed=cfg.seed, preset=recipe.preset)
@@ -501,10 +575,13 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     loss_v, acc_v = float("nan"), float("nan")
     stage, ppo_steps = "bc", 0
 
-    def checkpoint(deals: int, seed: int) -> dict[str, Any]:
-        save_policy(
-            net, policy_path, game, {**meta, "samples": samples.seen, "ppo_steps": ppo_steps}
-        )
+    best_path = out / "best.npz"
+
+    def checkpoint(deals: int, seed: int, save: bool = True) -> dict[str, Any]:
+        if save:
+            save_policy(
+                net, policy_path, game, {**meta, "samples": samples.seen, "ppo_steps": ppo_steps}
+            )
         row: dict[str, Any] = {
             "wall_s": round(time.perf_counter() - t0, 1),
             "stage": stage,
@@ -525,6 +602,8 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
         rows.append(row)
         with curve.open("a", newline="", encoding="utf-8") as f:
             csv.DictWriter(f, recipe.curve_fields).writerow(row)
+        if cfg.keep == "best" and save and deals and best_row(rows) == len(rows) - 1:
+            shutil.copyfile(policy_path, best_path)  # the best so far by the rule
         return row
 
     labellers = _Labellers(workers, cfg, game, recipe.preset) if workers else None
@@ -559,7 +638,9 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
         popt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=ppo.lr)
         pvg = VectorGames(game, cfg.ppo_games, seed=cfg.seed + 7, preset=recipe.preset)
         pvg.reset()
-        roll = Rollouts(pvg, opponent, Budget(None, 32), rng, ppo.reward_scale, ppo.win_bonus)
+        roll = Rollouts(
+            pvg, opponent, Budget(None, 32), rng, ppo.reward_scale, ppo.win_bonus, ppo.points_clip
+        )
         acc_v = float("nan")
         updates = 0
         next_eval = time.perf_counter() + cfg.eval_every * 60
@@ -577,7 +658,14 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
                 checkpoint(cfg.eval_deals, cfg.seed + 1)
                 next_eval = time.perf_counter() + cfg.eval_every * 60
     train_s = time.perf_counter() - t0
-    final = checkpoint(cfg.final_deals, cfg.seed + 2)
+    kept: dict[str, Any] | None = None
+    if cfg.keep == "best" and cfg.eval_deals:
+        checkpoint(cfg.eval_deals, cfg.seed + 1)  # the last weights, on the same deals
+        shutil.copyfile(policy_path, out / "last.npz")
+        kept = rows[best_row(rows) or 0]
+        shutil.copyfile(best_path, policy_path)
+        log(f"kept the weights of {kept['wall_s']:.0f}s ({kept['stage']}) as {policy_path}")
+    final = checkpoint(cfg.final_deals, cfg.seed + 2, save=kept is None)
     summary = {
         "game": game,
         "config": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(cfg).items()},
@@ -589,6 +677,7 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
         "policy": str(policy_path),
         "bc_policy": str(out / "bc.npz") if bc_row is not None else None,
         "bc_end": bc_row,
+        "kept": kept,
         "final": final,
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
@@ -682,7 +771,7 @@ def register_cli(sub: Any) -> None:
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
         "matgo",
-        help="behaviour cloning from a bot (greedy), then masked PPO against greedy; "
+        help="behaviour cloning from a bot (greedy_hard), then masked PPO against greedy; "
         "evaluated against greedy on duplicate deals",
     )
     add_options(m, TrainConfig(), "matgo")
@@ -742,6 +831,19 @@ def add_options(m: argparse.ArgumentParser, d: TrainConfig, game: str) -> None:
         type=float,
         default=d.win_bonus,
         help="points added to a won game's reward, taken from a lost one's (fine-tuning)",
+    )
+    m.add_argument(
+        "--points-clip",
+        type=float,
+        default=d.points_clip,
+        help="a game's points count clipped to ±this in the reward (0: the win bonus alone)",
+    )
+    m.add_argument(
+        "--keep",
+        choices=KEEP,
+        default=d.keep,
+        help="policy.npz: the last weights, or the best evaluated (win rate's lower bound "
+        "among points >= 0)",
     )
     m.add_argument(
         "--ppo-warmup",

@@ -61,6 +61,10 @@ class MahjongTrainConfig(base.TrainConfig):
     eval_deals: int = 100  # 400 hands: each deal is played four times, A at each seat
     final_deals: int = 500  # 2,000 hands
     win_bonus: float = 0.0
+    points_clip: float | None = None  # Matgo's later defaults (issue 30) not measured here
+    keep: str = "last"
+    ppo_lr: float = 1e-4
+    ppo_entropy: float = 0.01
     preset: str = "mupan"
 
     def check(self) -> None:
