@@ -30,7 +30,7 @@ import numpy as np
 
 from madang.arena import play_deals
 from madang.bots._matgo_value_train import fit, log_loss
-from madang.bots.base import Budget, register_bot
+from madang.bots.base import Budget, registered_bot
 from madang.bots.mahjong_efficiency import Table, _acceptance, hand_keys
 from madang.bots.mahjong_value import (
     WIN_COEFFICIENTS,
@@ -91,16 +91,16 @@ def collect(
     """Rows, outcomes (1.0 when the seat won the hand) and the hand of each row (its deal
     and ``hard``'s seat), from ``hard`` against three ``normal`` on ``deals`` of match
     seed ``seed``."""
-    register_bot("mahjong", "_win_recorder", _Recorder)
     rows: list[Raw] = []
     won: list[float] = []
     hand_of: list[tuple[int, int]] = []
     for d in deals:
         _Recorder.rows = []
-        res = play_deals(
-            "mahjong", ["_win_recorder", "efficiency", "efficiency", "efficiency"],
-            [d], seed, Budget(), preset=preset,
-        )  # fmt: skip
+        with registered_bot("mahjong", "_win_recorder", _Recorder):
+            res = play_deals(
+                "mahjong", ["_win_recorder", "efficiency", "efficiency", "efficiency"],
+                [d], seed, Budget(), preset=preset,
+            )  # fmt: skip
         # hard sits at a different seat in each of the deal's four hands
         winner_at = {g.seats.index(0): g.winner == 0 for g in res.games}
         assert len(winner_at) == len(res.games)

@@ -36,11 +36,12 @@ madang.core.errors.RuleConfigError: unknown matgo bot 'nobody'; known: capture, 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast, runtime_checkable
 
@@ -139,6 +140,28 @@ def register_bot(game: str, name: str, factory: BotFactory, level: str | None = 
     _BOTS.setdefault(game, {})[name] = factory
     if level is not None:
         _LEVELS.setdefault(game, {})[level] = name
+
+
+@contextlib.contextmanager
+def registered_bot(game: str, name: str, factory: BotFactory) -> Iterator[None]:
+    """Bot ``name`` of ``game`` registered for the ``with`` block only (a tool's own
+    instrumented bot must not stay among the game's bots after it).
+
+    >>> with registered_bot("demo", "probe", lambda: FirstBot()):
+    ...     make_bot("demo", "probe").name
+    'first'
+    >>> "probe" in bot_names("demo")
+    False
+    """
+    before = _BOTS.get(game, {}).get(name)
+    register_bot(game, name, factory)
+    try:
+        yield
+    finally:
+        if before is None:
+            _BOTS[game].pop(name, None)
+        else:
+            _BOTS[game][name] = before
 
 
 _LOADED: set[str] = set()
