@@ -9,6 +9,7 @@ import random
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -277,10 +278,8 @@ def test_rollouts_credit_the_learners_points_and_the_loss_decreases() -> None:
     assert parts["entropy"] >= 0
 
 
-def test_the_win_bonus_is_credited_to_the_last_decision_of_a_decided_game() -> None:
-    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
-    from madang.bots import Budget, make_bot
-    from madang.rl.ppo import Rollouts
+def _small_nets(torch: Any) -> tuple[Any, Any]:
+    """A Matgo policy and critic of one hidden layer of 32, from torch seed 0."""
     from madang.rl.train import _mlp
     from madang.rl.vector import VectorGames
 
@@ -288,6 +287,16 @@ def test_the_win_bonus_is_credited_to_the_last_decision_of_a_decided_game() -> N
     probe = VectorGames("matgo", 1, seed=0)
     net = _mlp(torch, probe.encoding.obs_size, (32,), probe.encoding.num_actions)
     critic = _mlp(torch, probe.encoding.obs_size, (32,), 1)
+    return net, critic
+
+
+def test_the_win_bonus_is_credited_to_the_last_decision_of_a_decided_game() -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.bots import Budget, make_bot
+    from madang.rl.ppo import Rollouts
+    from madang.rl.vector import VectorGames
+
+    net, critic = _small_nets(torch)
 
     def play(bonus: float) -> tuple[Rollouts, np.ndarray]:
         torch.manual_seed(1)  # the same samples: the same games, only the rewards differ
@@ -324,13 +333,9 @@ def test_points_clip_bounds_a_games_points_in_the_reward() -> None:
     torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     from madang.bots import Budget, make_bot
     from madang.rl.ppo import Rollouts
-    from madang.rl.train import _mlp
     from madang.rl.vector import VectorGames
 
-    torch.manual_seed(0)
-    probe = VectorGames("matgo", 1, seed=0)
-    net = _mlp(torch, probe.encoding.obs_size, (32,), probe.encoding.num_actions)
-    critic = _mlp(torch, probe.encoding.obs_size, (32,), 1)
+    net, critic = _small_nets(torch)
 
     def play(clip: float | None) -> tuple[Rollouts, np.ndarray]:
         torch.manual_seed(1)  # the same samples: the same games, only the rewards differ
