@@ -92,7 +92,7 @@ def test_gymnasium_vector_env_with_action_masks(game: str) -> None:
     assert episodes >= 5
 
 
-@pytest.mark.parametrize("game", ["matgo", "mahjong"])
+@pytest.mark.parametrize("game", ["matgo", "mahjong", "gostop"])
 def test_gymnasium_make_and_check_env(game: str) -> None:
     import gymnasium
     from gymnasium.utils.env_checker import check_env
@@ -105,6 +105,43 @@ def test_gymnasium_make_and_check_env(game: str) -> None:
     assert obs.shape == env.observation_space.shape and info["action_mask"].any()
     # the module-qualified id needs no import first, as Gymnasium's plugins do
     assert gymnasium.make(f"madang.rl:{madang.rl.GYM_IDS[game]}").unwrapped.aec.game == game
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("default", 3), ("gwangpalgi", 4)])
+def test_gostop_through_gymnasium_at_three_and_four_seats(preset: str, seats: int) -> None:
+    """``madang/Gostop-v0`` under the preset's rules: an agent a seat (four with 광팔기, the
+    opponents named for the three others), masked episodes whose rewards add up to the
+    learner's net payment (광값 included), and ``make_vec`` running copies of it (고스톱
+    has no batched path), the masks through ``call``."""
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    import madang.rl
+
+    others = ["normal", "easy", "normal"][: seats - 1]
+    env = gymnasium.make(madang.rl.GYM_IDS["gostop"], preset=preset, opponents=others)
+    raw = env.unwrapped
+    check_env(raw, skip_render_check=True)
+    assert len(raw.aec.possible_agents) == seats
+    rng = np.random.default_rng(1)
+    for seed in range(6):
+        obs, info = env.reset(seed=seed)
+        total, done = 0.0, False
+        while not done:
+            mask = raw.action_masks()
+            assert mask.any() and np.array_equal(mask, info["action_mask"])
+            obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            total += float(reward)
+            assert not truncated
+        session = raw.aec.session
+        assert total == _net(session.payments(), raw.seat)
+    venv = gymnasium.make_vec(madang.rl.GYM_IDS["gostop"], num_envs=2, preset=preset)
+    obs, _ = venv.reset(seed=3)
+    assert obs.shape == (2, *env.observation_space.shape)
+    masks = venv.call("action_masks")
+    obs, *_ = venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+    assert obs.shape[0] == 2
+    venv.close()
 
 
 def test_vector_env_reproduces_and_rejects_bad_actions() -> None:

@@ -8,14 +8,19 @@ PettingZoo's classic games name them), a Gymnasium single-agent environment with
 registered bots as the other seats (:mod:`madang.rl.single`), a Gymnasium vector
 environment with action masks and a batched stepping path for throughput
 (:mod:`madang.rl.vector`), and OpenSpiel Python games (:mod:`madang.rl.openspiel`).
-Importing this package registers ``madang/Matgo-v0`` and ``madang/Mahjong-v0`` with
+Importing this package registers ``madang/Matgo-v0``, ``madang/Mahjong-v0`` and
+``madang/Gostop-v0`` (``preset=`` picks 고스톱's rules: ``gwangpalgi`` seats four) with
 Gymnasium. ``docs/rl/`` documents the encodings and the environments.
 """
 
 from __future__ import annotations
 
-GYM_IDS = {"matgo": "madang/Matgo-v0", "mahjong": "madang/Mahjong-v0"}
+GYM_IDS = {"matgo": "madang/Matgo-v0", "mahjong": "madang/Mahjong-v0", "gostop": "madang/Gostop-v0"}
 """The Gymnasium ids of the games, registered when :mod:`madang.rl` is imported."""
+
+BATCHED = frozenset({"matgo", "mahjong"})
+"""The games with a batched stepping path (:class:`~madang.rl.vector.MadangVectorEnv`);
+``gymnasium.make_vec`` of another runs copies of its single-agent environment."""
 
 
 def register_gymnasium() -> None:
@@ -35,7 +40,7 @@ def register_gymnasium() -> None:
         gymnasium.register(
             id=env_id,
             entry_point="madang.rl.single:SingleAgentEnv",
-            vector_entry_point="madang.rl.vector:MadangVectorEnv",
+            vector_entry_point="madang.rl.vector:MadangVectorEnv" if game in BATCHED else None,
             kwargs={"game": game},
             disable_env_checker=False,
         )

@@ -79,7 +79,10 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.metadata = {**MadangAECEnv.metadata, "name": f"{game}_v0"}  # type: ignore[misc]
-        self.possible_agents = [f"player_{i}" for i in range(self.spec.seats)]
+        # one agent a seat of the rules (고스톱: 3, or 4 with 광팔기), else of the game
+        players = getattr(self.rules, "players", None)
+        seats = players if type(players) is int else self.spec.seats
+        self.possible_agents = [f"player_{i}" for i in range(seats)]
         self.agents = self.possible_agents[:]
         enc = self.encoding
         obs = spaces.Box(low=-np.inf, high=np.inf, shape=(enc.obs_size,), dtype=np.float32)

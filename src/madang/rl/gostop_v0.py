@@ -33,14 +33,7 @@ class GostopAECEnv(MadangAECEnv):
         rules: dict[str, Any] | None = None,
         render_mode: str | None = None,
     ) -> None:
-        super().__init__("gostop", preset, rules, render_mode)
-        seats: int = self.rules.players
-        obs = self.observation_spaces[self.possible_agents[0]]
-        act = self.action_spaces[self.possible_agents[0]]
-        self.possible_agents = [f"player_{i}" for i in range(seats)]
-        self.agents = self.possible_agents[:]
-        self.observation_spaces = dict.fromkeys(self.agents, obs)
-        self.action_spaces = dict.fromkeys(self.agents, act)
+        super().__init__("gostop", preset, rules, render_mode)  # an agent a seat of the rules
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game. 광값 paid at the deal (``gwangpalgi_last``: 선+3 sells before the
