@@ -20,9 +20,13 @@ def test_gymnasium_check_env(game: str, opponents: list[str]) -> None:
     check_env(SingleAgentEnv(game, opponents=opponents), skip_render_check=True)
 
 
-@pytest.mark.parametrize("game", ["matgo", "mahjong"])
-def test_episodes_with_masked_random_actions(game: str) -> None:
-    env = SingleAgentEnv(game, opponents=["random"], seat=None)
+@pytest.mark.parametrize(
+    ("game", "preset"),
+    [("matgo", None), ("mahjong", None), ("gostop", None), ("gostop", "gwangpalgi")],
+)
+def test_episodes_with_masked_random_actions(game: str, preset: str | None) -> None:
+    """(고스톱 of four, 광팔기: an agent a seat of the rules, 광값 in the returns.)"""
+    env = SingleAgentEnv(game, preset=preset, opponents=["random"], seat=None)
     rng = np.random.default_rng(0)
     for seed in range(4):
         obs, info = env.reset(seed=seed)

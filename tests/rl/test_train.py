@@ -240,17 +240,9 @@ def test_gae_of_a_finished_episode() -> None:
 
 def test_rollouts_credit_the_learners_points_and_the_loss_decreases() -> None:
     torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
-    from madang.bots import Budget, make_bot
-    from madang.rl.ppo import PPOSettings, Rollouts, ppo_loss, ppo_update
-    from madang.rl.train import _mlp
-    from madang.rl.vector import VectorGames
+    from madang.rl.ppo import PPOSettings, ppo_loss, ppo_update
 
-    torch.manual_seed(0)
-    vg = VectorGames("matgo", 4, seed=5)
-    vg.reset()
-    net = _mlp(torch, vg.encoding.obs_size, (32,), vg.encoding.num_actions)
-    critic = _mlp(torch, vg.encoding.obs_size, (32,), 1)
-    roll = Rollouts(vg, make_bot("matgo", "greedy"), Budget(None, 32), random.Random(0), 10.0)
+    net, critic, roll = _greedy_rollouts(torch, 5)
     batch = roll.collect(torch, net, critic, 64, (1.0, 1.0))
     assert len(batch) >= 64 and roll.returns and roll.steps >= len(batch)
     # every action sampled was legal; the games' points were paid
@@ -288,6 +280,20 @@ def _small_nets(torch: Any) -> tuple[Any, Any]:
     net = _mlp(torch, probe.encoding.obs_size, (32,), probe.encoding.num_actions)
     critic = _mlp(torch, probe.encoding.obs_size, (32,), 1)
     return net, critic
+
+
+def _greedy_rollouts(torch: Any, seed: int) -> tuple[Any, Any, Any]:
+    """:func:`_small_nets` and rollouts of 4 Matgo games (deal seed ``seed``) against
+    ``greedy``, the points scaled by 10."""
+    from madang.bots import Budget, make_bot
+    from madang.rl.ppo import Rollouts
+    from madang.rl.vector import VectorGames
+
+    net, critic = _small_nets(torch)
+    vg = VectorGames("matgo", 4, seed=seed)
+    vg.reset()
+    roll = Rollouts(vg, make_bot("matgo", "greedy"), Budget(None, 32), random.Random(0), 10.0)
+    return net, critic, roll
 
 
 def test_the_win_bonus_is_credited_to_the_last_decision_of_a_decided_game() -> None:
@@ -430,17 +436,9 @@ def test_keep_best_rule() -> None:
 
 def test_a_warm_up_update_trains_the_critic_and_leaves_the_policy() -> None:
     torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
-    from madang.bots import Budget, make_bot
-    from madang.rl.ppo import PPOSettings, Rollouts, critic_loss, ppo_update
-    from madang.rl.train import _mlp
-    from madang.rl.vector import VectorGames
+    from madang.rl.ppo import PPOSettings, critic_loss, ppo_update
 
-    torch.manual_seed(0)
-    vg = VectorGames("matgo", 4, seed=6)
-    vg.reset()
-    net = _mlp(torch, vg.encoding.obs_size, (32,), vg.encoding.num_actions)
-    critic = _mlp(torch, vg.encoding.obs_size, (32,), 1)
-    roll = Rollouts(vg, make_bot("matgo", "greedy"), Budget(None, 32), random.Random(0), 10.0)
+    net, critic, roll = _greedy_rollouts(torch, 6)
     batch = roll.collect(torch, net, critic, 64, (1.0, 0.95))
     s = PPOSettings(lr=3e-3, epochs=2, batch=32)
     opt = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=s.lr)
