@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.rl.learned_game import plays_a_matgo_game
 
 from madang.cli import main
 from madang.core.errors import RuleConfigError
@@ -174,18 +175,7 @@ def test_the_command_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
     else:
         assert (out / "curve.png").stat().st_size > 0
 
-    from madang.bots import Budget, make_bot
-    from madang.matgo.engine import new_game
-    from madang.matgo.view import view
-    from madang.rl.learned import register_learned
-
-    bot = make_bot("matgo", register_learned("matgo", out / "policy.npz"))
-    g = new_game(seed=4)
-    while not g.over:
-        legal = g.legal_actions()
-        a = bot.act(view(g, g.current), list(legal), random.Random(0), Budget())
-        assert a in legal
-        g.step(a)
+    plays_a_matgo_game(out / "policy.npz", 4)
 
 
 def test_two_threads_label_in_a_worker_process(tmp_path: Path) -> None:
@@ -456,18 +446,9 @@ def test_a_warm_up_update_trains_the_critic_and_leaves_the_policy() -> None:
 
 
 def test_the_shipped_policy_plays_from_a_clone() -> None:
-    from madang.bots import Budget, make_bot
-    from madang.matgo.engine import new_game
-    from madang.matgo.view import view
-    from madang.rl.learned import NumpyPolicy, register_learned
+    from madang.rl.learned import NumpyPolicy
 
     path = Path(__file__).resolve().parents[2] / "docs" / "rl" / "train_matgo_policy.npz"
     assert path.stat().st_size < 1_000_000  # small enough to ship (docs/rl/train.md)
     assert NumpyPolicy(path).meta["ppo_steps"] > 0
-    bot = make_bot("matgo", register_learned("matgo", path))
-    g = new_game(seed=11)
-    while not g.over:
-        legal = g.legal_actions()
-        a = bot.act(view(g, g.current), list(legal), random.Random(0), Budget())
-        assert a in legal
-        g.step(a)
+    plays_a_matgo_game(path, 11)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
-import random
 from pathlib import Path
 
 import pytest
+from tests.rl.learned_game import plays_a_matgo_game
 
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("matplotlib")
@@ -29,16 +29,4 @@ def test_training_smoke(tmp_path: Path) -> None:
     _mean, ci = mod.evaluate(model, "random", 3)
     assert ci >= 0
 
-    from madang.bots import Budget, make_bot
-    from madang.matgo.engine import new_game
-    from madang.matgo.view import view
-    from madang.rl.learned import register_learned
-
-    name = register_learned("matgo", out)
-    bot = make_bot("matgo", name)
-    g = new_game(seed=4)
-    while not g.over:
-        legal = g.legal_actions()
-        a = bot.act(view(g, g.current), list(legal), random.Random(0), Budget())
-        assert a in legal
-        g.step(a)
+    plays_a_matgo_game(out, 4)
