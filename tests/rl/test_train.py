@@ -18,6 +18,12 @@ from tests.rl.learned_game import plays_a_matgo_game
 from madang.cli import main
 from madang.core.errors import RuleConfigError
 
+TINY_PPO = [
+    "--threads", "1", "--bc-share", "0.5", "--ppo-games", "4", "--ppo-rollout", "24",
+    "--ppo-epochs", "1", "--ppo-warmup", "0",
+]  # fmt: skip
+"""One thread, half the time fine-tuning, in small rollouts: the tiny runs of both games."""
+
 TINY = [
     "--minutes",
     "0.01",
@@ -37,21 +43,11 @@ TINY = [
     "2",
     "--final-deals",
     "3",
-    "--threads",
-    "1",
-    "--bc-share",
-    "0.5",
-    "--ppo-games",
-    "4",
-    "--ppo-rollout",
-    "24",
-    "--ppo-epochs",
-    "1",
-    "--ppo-warmup",
-    "0",
+    *TINY_PPO,
     "--keep",
     "last",
 ]
+"""The settings of a Matgo run of seconds."""
 
 
 def test_without_the_train_extra_a_clear_error(

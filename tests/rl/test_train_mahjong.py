@@ -8,6 +8,7 @@ from random import Random
 from typing import Any
 
 import pytest
+from tests.rl.test_train import TINY_PPO
 
 from madang.bots import Budget
 from madang.cli import main
@@ -62,18 +63,7 @@ TINY = [
     "1",
     "--final-deals",
     "2",
-    "--threads",
-    "1",
-    "--bc-share",
-    "0.5",
-    "--ppo-games",
-    "4",
-    "--ppo-rollout",
-    "24",
-    "--ppo-epochs",
-    "1",
-    "--ppo-warmup",
-    "0",
+    *TINY_PPO,
 ]
 
 
