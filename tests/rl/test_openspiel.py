@@ -25,18 +25,56 @@ def test_importing_the_module_registers_the_games() -> None:
 
     code = (
         "import pyspiel, madang.rl.openspiel\n"
-        "for g in ('matgo', 'mahjong'):\n"
+        "for g in ('matgo', 'mahjong', 'gostop'):\n"
         "    game = pyspiel.load_game('python_madang_' + g)\n"
         "    print(game.get_type().short_name, game.num_players())\n"
+        "game = pyspiel.load_game('python_madang_gostop', {'preset': 'gwangpalgi'})\n"
+        "print(game.num_players(), game.get_type().min_num_players)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split("\n")[:2] == ["python_madang_matgo 2", "python_madang_mahjong 4"]
+    assert out.stdout.split("\n")[:4] == [
+        "python_madang_matgo 2",
+        "python_madang_mahjong 4",
+        "python_madang_gostop 3",
+        "4 3",  # 고스톱 of four (광팔기): the rules' seats
+    ]
 
 
-@pytest.mark.parametrize("game", ["matgo", "mahjong"])
-def test_random_sim(game: str) -> None:
-    g = pyspiel.load_game(f"python_madang_{game}")
-    pyspiel.random_sim_test(g, num_sims=3 if game == "matgo" else 1, serialize=False, verbose=False)
+@pytest.mark.parametrize(
+    ("game", "params", "sims"),
+    [
+        ("matgo", {}, 3),
+        ("mahjong", {}, 1),
+        ("gostop", {}, 2),
+        ("gostop", {"preset": "gwangpalgi"}, 2),
+    ],
+)
+def test_random_sim(game: str, params: dict[str, str], sims: int) -> None:
+    g = pyspiel.load_game(f"python_madang_{game}", params)
+    pyspiel.random_sim_test(g, num_sims=sims, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(
+    ("game", "params"), [("matgo", {}), ("gostop", {}), ("gostop", {"preset": "gwangpalgi"})]
+)
+def test_rewards_add_up_to_the_returns_at_every_state(game: str, params: dict[str, str]) -> None:
+    """Instant payments (뻑, 따닥, 광값) are rewarded by the move that makes them, so the
+    rewards so far equal the returns at every state, not only at the end (OpenSpiel's
+    random simulation checks it, on the games it happens to deal)."""
+    g = pyspiel.load_game(f"python_madang_{game}", {**params, "num_deals": 40})
+    rng = random.Random(1)
+    mid_game_payments = 0
+    for deal in range(40):
+        state = g.new_initial_state()
+        state.apply_action(deal)
+        total = list(state.rewards())
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            total = [t + r for t, r in zip(total, state.rewards(), strict=True)]
+            assert total == state.returns()
+            mid_game_payments += not state.is_terminal() and any(total)
+        assert sum(total) == 0
+    assert mid_game_payments > 0  # the deals do pay during play: the check bites
 
 
 @pytest.mark.parametrize("game", ["matgo", "mahjong"])

@@ -23,15 +23,19 @@ registering a game later). Specifications:
 * **Actions** are the encoding's ids (``docs/rl/``); several seats asked at once (a
   mahjong claim window) answer one after another in turn order after the discarder, as
   in the PettingZoo environments.
-* **Returns** are net payments in points so far (Matgo's instant payments included),
-  zero-sum. **Observations** are the encoding's tensors of the player's view; the
-  observation string lists the tensor's non-zero entries (``index:value``). No
+* **Returns** are net payments in points so far (instant payments included: Matgo's and
+  고스톱's 뻑 and 따닥 money, 고스톱's 광값), zero-sum; **rewards** (the ``REWARDS``
+  model) are what the last move paid, so they add up to the returns at every state.
+  **Observations** are the encoding's tensors of the player's view; the observation
+  string lists the tensor's non-zero entries (``index:value``). No
   perfect-recall information state is provided (a view does not list the whole
   history), so OpenSpiel's ISMCTS runs with ``use_observation_string=True``.
 * **Resampling** (``resample_from_infostate``, for ISMCTS): the contract's
   ``Session.resampled``, what the player cannot see dealt again at random.
 * Rules: the game parameters ``preset`` (a preset name, the default first) and ``rules``
-  (option overrides as a JSON object string).
+  (option overrides as a JSON object string). The players are the rules' seats: 고스톱
+  (``python_madang_gostop``) has three, or four with ``{"preset": "gwangpalgi"}`` (the
+  seat that sits out a game answers at most its 참가/죽기 and is paid only its 광값).
 """
 
 from __future__ import annotations
@@ -58,7 +62,16 @@ _MAX_UTILITY = 100_000.0
 _MAX_LENGTH = {"matgo": 300, "mahjong": 1000}
 
 
+def _seats(game: str, rules: Any) -> int:
+    """Seats of ``game`` under ``rules``: its ``players`` where the rules name the count
+    (고스톱: 3, or 4 with 광팔기), else the game's."""
+    players = getattr(rules, "players", None)
+    return players if type(players) is int else spec(game).seats
+
+
 def _game_type(game: str) -> Any:
+    gs = spec(game)
+    seats = [_seats(game, gs.rules(p)) for p in gs.presets()]
     return pyspiel.GameType(
         short_name=f"python_madang_{game}",
         long_name=f"Madang {game}",
@@ -66,9 +79,9 @@ def _game_type(game: str) -> Any:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=spec(game).seats,
-        min_num_players=spec(game).seats,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=max(seats),
+        min_num_players=min(seats),
         provides_information_state_string=False,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -119,11 +132,12 @@ class _Setup:
     def __init__(self, game: str, params: dict[str, Any]) -> None:
         gs = spec(game)
         self.madang_game = game
-        self.seats = gs.seats
         self.num_deals = int(params.get("num_deals", _DEFAULT_DEALS))
         self.preset = str(params.get("preset") or gs.presets()[0])
         self.overrides = json.loads(str(params.get("rules") or "{}"))
-        self.encoding: Encoding = load_encoding(game, gs.rules(self.preset, self.overrides))
+        rules = gs.rules(self.preset, self.overrides)
+        self.seats = _seats(game, rules)
+        self.encoding: Encoding = load_encoding(game, rules)
 
     @classmethod
     def of(cls, game: Any) -> _Setup:
@@ -144,6 +158,7 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
         self.madang = _Setup.of(game)
         self.session: Any = None
         self.deal = -1
+        self.paid = 0  # payments made before the last action: rewards() is what it paid
 
     def current_player(self) -> int:
         if self.session is None:
@@ -166,6 +181,7 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
             self.session = _new_session(g.madang_game, g.preset, g.overrides, self.deal)
             return
         s = self.session
+        self.paid = len(s.payments())
         s.step(s.pending()[0], int(action))
         pace = pacing(s)
         if pace is not None and pace.offering:
@@ -180,9 +196,17 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
         return self.session is not None and bool(self.session.over)
 
     def returns(self) -> list[float]:
+        return self._net(0)
+
+    def rewards(self) -> list[float]:
+        """What the last action paid each player (the deal's own payments after the
+        chance move): the returns' steps, so that they add up to them."""
+        return self._net(self.paid)
+
+    def _net(self, start: int) -> list[float]:
         out = [0.0] * self.madang.seats
         if self.session is not None:
-            for frm, to, points, _ in self.session.payments():
+            for frm, to, points, _ in self.session.payments()[start:]:
                 out[frm] -= points
                 out[to] += points
         return out
@@ -192,13 +216,13 @@ class MadangState(pyspiel.State):  # type: ignore[misc]
         at random (the contract's ``Session.resampled``)."""
         draw = sampler() if callable(sampler) else random.random()
         new = MadangState(self.get_game())
-        new.deal = self.deal
+        new.deal, new.paid = self.deal, self.paid
         new.session = self.session.resampled(player, random.Random(draw))
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MadangState:
         new = MadangState(self.get_game())
-        new.deal = self.deal
+        new.deal, new.paid = self.deal, self.paid
         new.session = copy.deepcopy(self.session, memo)
         return new
 
