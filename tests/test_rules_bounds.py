@@ -127,3 +127,29 @@ def test_no_played_matgo_game_passes_the_matgo_bound() -> None:
             carry = session.record().get("carry", 1)
             assert sum(p for _, _, p, _ in session.payments()) <= bound * carry
             session.next_game()
+
+
+@pytest.mark.parametrize("preset", ["default", "gwangpalgi", "gwangpalgi_last"])
+def test_no_played_gostop_game_passes_the_gostop_bound(preset: str) -> None:
+    """Three seats, or four with 광팔기 (two losers among the three who play, and the
+    sitter's 광값): no game played moves more than the bound times its carry."""
+    g = spec("gostop")
+    assert g.max_points is not None
+    rules = g.rules(preset)
+    bound = g.max_points(rules)
+    session = g.session(preset, 5, None)
+    rng = random.Random(5)
+    gwang = 0
+    for _ in range(30):
+        while not session.over:
+            seat = session.pending()[0]
+            session.step(seat, rng.choice(session.legal(seat)))
+        carry = session.record().get("carry", 1)
+        payments = session.payments()
+        gwang += any(reason == "gwang_sale" for _, _, _, reason in payments)
+        assert sum(p for _, _, p, _ in payments) <= bound * carry
+        session.next_game()
+    if preset != "default":
+        assert gwang  # the sitter was paid 광값 in some games: the bound counted it
+    if preset == "gwangpalgi":  # the 광 money is on top of the three seats' bound
+        assert bound == g.max_points(g.rules("default")) + 42

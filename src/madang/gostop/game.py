@@ -253,18 +253,24 @@ def max_points(rules: Any) -> int:
     every 고, 흔들기 and 박 doubling), times the losers and ``gobak_multiplier`` (독박
     moves the shares to one payer), plus the larger flat win (총통, 3뻑) from each loser
     and every seat's instant payments (첫뻑, 연뻑, 3연뻑 ×1/×2/×3 and 첫따닥 ×1 of
-    ``first_bbeok_points``, from each other seat).
+    ``first_bbeok_points``, from each other seat). At four seats (광팔기) three play, so
+    there are two losers as at three, plus the 광값 the sitter is paid: at most its seven
+    cards, doubled, from each of the three players (``gwang_payers`` ``"all"``).
 
     >>> max_points(GostopRules())
     4849800
+    >>> max_points(GostopRules(players=4)) - max_points(GostopRules())
+    42
     """
     from madang.matgo.scoring import MAX_GO, MAX_SHAKES, best_jokbo_points
 
-    others: int = rules.players - 1
+    playing: int = min(rules.players, 3)  # 광팔기: one of four sits out
+    others = playing - 1
     share = (best_jokbo_points(rules.deck_mask) + MAX_GO) << (MAX_GO - 2 + MAX_SHAKES + 4)
     flat = max(rules.chongtong_points, rules.three_bbeok_points)
-    instant = rules.players * others * rules.first_bbeok_points * (1 + 2 + 3 + 1)
-    return int(others * (share * rules.gobak_multiplier + flat) + instant)
+    instant = playing * others * rules.first_bbeok_points * (1 + 2 + 3 + 1)
+    gwang = 0 if rules.players == playing else 3 * 2 * 7 * rules.gwang_price
+    return int(others * (share * rules.gobak_multiplier + flat) + instant + gwang)
 
 
 def session(preset_name: str, seed: int | None, overrides: object = None) -> GostopSession:
