@@ -507,7 +507,14 @@ def test_kill_9_of_a_process_loses_no_game(cluster: Cluster) -> None:
 
     def kill_and_restart() -> None:
         victim.kill()
-        time.sleep(4)  # its tables fail over meanwhile
+        # its tables fail over meanwhile: its lease runs out, then another process takes
+        # them (waited for, up to 20 s: on a loaded machine the others sweep late; a
+        # fixed 4 s let the victim come back first and resume its own tables)
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            if cluster.metric("madang_failovers_total", skip=victim) > before:
+                break
+            time.sleep(0.2)
         victim.start()
         cluster.wait_ready(victim)
 
