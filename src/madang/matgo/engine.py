@@ -67,6 +67,7 @@ from madang.matgo.rules import (
 )
 from madang.matgo.scoring import (
     MISSIONS,
+    PILE_POINTS,
     GukjinMode,
     Mission,
     ScoreSheet,
@@ -75,6 +76,7 @@ from madang.matgo.scoring import (
     flat_sheet,
     jokbo_points,
     mission_by_name,
+    pile_points,
     settle,
     settle_factor,
     settle_losers,
@@ -880,7 +882,11 @@ class MatgoState:
                 self.current = p
                 self.phase = _P_GUKJIN
                 return
-        s = self.score(p) if m & GUKJIN_BIT else jokbo_points(m)  # (score, one call less)
+        if m & GUKJIN_BIT:
+            s = self.score(p)
+        else:  # (score's plain case, remembered by pile for the RL observation's read)
+            got = PILE_POINTS.get(m)
+            s = pile_points(m) if got is None else got
         if (go == 0 and s >= self.rules.stop_points) or (go and s > self.go_score[p]):
             if self.turn.last:
                 self.events.append(("stop", p, s))

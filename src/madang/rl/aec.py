@@ -237,8 +237,7 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.encoding: Encoding = load_encoding(game, self.rules)
         self.fast: FastGame = self.encoding.fast()
         # the adapter's methods bound once (each is called every step)
-        self._observe_one = self.fast.observe
-        self._legal_one = self.fast.legal_mask
+        self._observe_masked = self.fast.observe_masked
         self._step_one = self.fast.step
         self._current = self.fast.current
         self._payments = self.fast.payments
@@ -380,11 +379,8 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         agent = self.agent_selection
         obs: ObsDict | None = None
         if observe:
-            seat = self._seat_of[agent]
-            obs = {
-                "observation": self._observe_one(st, seat),
-                "action_mask": self._legal_one(st, seat),
-            }
+            o, mask = self._observe_masked(st, self._seat_of[agent])
+            obs = {"observation": o, "action_mask": mask}
         return (
             obs,
             self._cumulative_rewards[agent],
@@ -397,11 +393,8 @@ class FastAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         st = self.state
         if st is None:
             raise RuntimeError("reset() the environment before observe()")
-        seat = self._seat_of[agent]
-        return {
-            "observation": self._observe_one(st, seat),
-            "action_mask": self._legal_one(st, seat),
-        }
+        o, mask = self._observe_masked(st, self._seat_of[agent])
+        return {"observation": o, "action_mask": mask}
 
     def render(self) -> str | None:
         if self.render_mode is None:
