@@ -181,19 +181,21 @@ def jokbo_points(m: int, gukjin_as_pi: bool = False) -> int:
     )
 
 
-#: The 족보 points of piles without 국진 scored lately, by pile (``jokbo_points(m)``):
-#: the engine's score check fills it as a turn ends, and the RL observation, which scores
-#: both piles at every step, reads the new pile from it rather than scoring it again
-#: (about 3,000 instructions a turn). Bounded: cleared past 100,000 piles.
+#: The 족보 points of piles scored lately (:meth:`MatgoState.score
+#: <madang.matgo.engine.MatgoState.score>`), by pile: a pile without 국진 by its cards, one
+#: with 국진 by its cards and, above them, what else the score reads (the 국진 mode, whether
+#: the rules count it as 열끗 until asked). The engine's score check fills it as a turn
+#: ends, and the RL observation, which scores both piles at every step, reads it rather
+#: than scoring a pile again (about 3,000 instructions a turn, counted by callgrind).
+#: Bounded: cleared past 100,000 piles.
 PILE_POINTS: Final[dict[int, int]] = {}
 
 
-def pile_points(m: int) -> int:
-    """:func:`jokbo_points` of a pile without 국진, remembered in :data:`PILE_POINTS`
-    (the caller has looked it up there first)."""
+def remember_points(key: int, points: int) -> int:
+    """Remember ``points`` under ``key`` in :data:`PILE_POINTS`; return them."""
     if len(PILE_POINTS) > 100_000:
         PILE_POINTS.clear()
-    points = PILE_POINTS[m] = jokbo_points(m)
+    PILE_POINTS[key] = points
     return points
 
 
