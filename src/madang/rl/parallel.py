@@ -38,6 +38,7 @@ from pettingzoo import ParallelEnv
 
 from madang.core.errors import IllegalActionError, InvalidActionError
 from madang.core.registry import spec
+from madang.rl.aec import seeded
 from madang.rl.encoding import Encoding, FastGame, load_encoding
 
 __all__ = ["MadangParallelEnv"]
@@ -117,7 +118,7 @@ class MadangParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         payments are dropped and the next deal is played (the Parallel API has no reward
         at reset)."""
         if seed is not None:
-            self._seeds = random.Random(seed)
+            self._seeds = seeded(seed)
         while True:
             self.deal_seed = self._seeds.getrandbits(63)
             self.state = self.fast.new(self.deal_seed)
