@@ -306,3 +306,26 @@ def test_mahjong_shown_counts_are_kept_at_every_step() -> None:
         assert st.phase == "rob" and st.shown == shown_counts(st)
         play(st, answer)
         assert st.shown == shown_counts(st), answer
+
+
+def test_matgo_single_state_scalars_over_a_byte() -> None:
+    """The single-state observation writes its scalars as bytes where they fit and as
+    floats where one does not (a 나가리 carry of 256 here, at every step of a game): the
+    batched path's numbers either way."""
+    from madang.matgo.encode import MatgoEncoding, observe_masked
+    from madang.matgo.engine import new_game
+
+    enc = MatgoEncoding()
+    rng = random.Random(2)
+    want = np.zeros((1, enc.obs_size), dtype=np.float32)
+    for carry in (1, 256):
+        g = new_game(seed=4, carry=carry)
+        while True:
+            for seat in (0, 1):
+                enc.observe_states([g], [seat], want)
+                obs, _ = observe_masked(g, seat)
+                assert np.array_equal(obs, want[0]), (carry, seat)
+                assert enc.scalar(obs, "carry") == carry
+            if g.over:
+                break
+            g.step(rng.choice(g.legal_actions()))
