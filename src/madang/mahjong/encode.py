@@ -437,13 +437,11 @@ _HAND_AT: Final = slice(0, _P)
 _VISIBLE_AT: Final = slice(_VISIBLE, _VISIBLE + _P)
 # where each group of HandState.shown goes in the observation, and, by seat, where its
 # four seats in turn order from the seat are in shown
-_SHOWN_TO: Final = tuple(
-    slice(a, a + n)
-    for a, n in (
-        (_MELDS, 4 * _P), (_RIVER, 4 * _P), (_WAITS, 4 * _P),
-        (_CONCEALED, 4), (_S + 23, 4), (_S + 27, 4), (_S + 31, 4), (_FLOWER, 16),
-    )
-)  # fmt: skip
+_MELDS_TO, _RIVERS_TO, _WAITS_TO = (slice(a, a + 4 * _P) for a in (_MELDS, _RIVER, _WAITS))
+_CONCEALED_TO, _EOPEO_TO, _BULLEO_TO, _DOUBLE_TO = (
+    slice(a, a + 4) for a in (_CONCEALED, _S + 23, _S + 27, _S + 31)
+)
+_FLOWERS_TO: Final = slice(_FLOWER, _FLOWER + 16)
 _SHOWN_FROM: Final = tuple(
     tuple(
         slice(a + w * s, a + w * s + n)
@@ -456,7 +454,7 @@ _SHOWN_FROM: Final = tuple(
     for s in range(4)
 )  # fmt: skip
 _SHOWN_ALL_AT: Final = slice(SHOWN_ALL, SHOWN_ALL + _P)
-_SHOWN_PAIRS: Final = tuple(tuple(zip(_SHOWN_TO, f, strict=True)) for f in _SHOWN_FROM)
+_frombuffer, _U8, _F32 = np.frombuffer, np.uint8, np.float32
 
 
 def observe_one(st: HandState, seat: int, cache: dict[bytes, int]) -> FloatArray:
@@ -472,14 +470,19 @@ def observe_one(st: HandState, seat: int, cache: dict[bytes, int]) -> FloatArray
     by tile cost about half of an AEC step; the ``visible`` plane is the hand plus every
     meld and river, added as two 25-byte integers (no byte carries: 4 of a kind at
     most)."""
-    if len(cache) > 200_000:
-        cache.clear()
     data = bytearray(_ZEROS)
     hand = st.hands[seat]
     data[_HAND_AT] = hand
     shown = st.shown
-    for to, frm in _SHOWN_PAIRS[seat]:
-        data[to] = shown[frm]
+    melds, rivers, waits, concealed, eopeo, bulleo, double, flowers = _SHOWN_FROM[seat]
+    data[_MELDS_TO] = shown[melds]
+    data[_RIVERS_TO] = shown[rivers]
+    data[_WAITS_TO] = shown[waits]
+    data[_CONCEALED_TO] = shown[concealed]
+    data[_EOPEO_TO] = shown[eopeo]
+    data[_BULLEO_TO] = shown[bulleo]
+    data[_DOUBLE_TO] = shown[double]
+    data[_FLOWERS_TO] = shown[flowers]
     visible = int.from_bytes(data[_HAND_AT], "little") + int.from_bytes(
         shown[_SHOWN_ALL_AT], "little"
     )
@@ -496,6 +499,8 @@ def observe_one(st: HandState, seat: int, cache: dict[bytes, int]) -> FloatArray
         key = bytes(hand) + _QUAD[st.rules.quad_as_two_pairs]
         ws = cache.get(key)
         if ws is None:
+            if len(cache) > 200_000:
+                cache.clear()
             ws = cache[key] = _ready_waits(key)
         if ws:
             if ws & st.discarded[seat]:
@@ -518,7 +523,7 @@ def observe_one(st: HandState, seat: int, cache: dict[bytes, int]) -> FloatArray
     data[_ROUND + st.round_wind] = 1
     data[_WALL] = st.back - st.front  # the live wall
     data[_GOLLA] = st.golla[seat]
-    out = np.frombuffer(data, np.uint8).astype(np.float32)  # (dtypes by position)
+    out = _frombuffer(data, _U8).astype(_F32)  # (dtypes by position)
     if st.pot:  # (not bounded by a byte)
         out[_POT] = st.pot
     return out
