@@ -93,10 +93,11 @@ class MadangParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _observe(self) -> dict[str, ObsDict]:
-        st, fast = self.state, self.fast
-        self._masks = [fast.legal_mask(st, seat) for seat in range(len(self.possible_agents))]
+        st, observe = self.state, self.fast.observe_masked
+        both = [observe(st, seat) for seat in range(len(self.possible_agents))]
+        self._masks = [mask for _, mask in both]
         return {
-            a: {"observation": fast.observe(st, seat), "action_mask": self._masks[seat]}
+            a: {"observation": both[seat][0], "action_mask": both[seat][1]}
             for seat, a in enumerate(self.agents)
         }
 
