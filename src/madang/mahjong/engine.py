@@ -262,10 +262,14 @@ def new_hand(
         raise RuleConfigError(f"pot must be a non-negative integer, not {pot!r}")
     if wall is None:
         rng = make_rng(seed)
-        # the 104 keys and the kinds in their order made by map, whose loops run in C
-        # (the interpreter's comprehensions cost about 5,000 instructions more a deal)
-        keys = list(starmap(rng.random, repeat((), len(ALL_TILES))))
-        kinds = tuple(map(_KIND_OF.__getitem__, sorted(ALL_TILES, key=keys.__getitem__)))
+        if _INTERPRETED:  # the keys and kinds by map, whose loops run in C (the
+            # interpreter's comprehensions cost about 50,000 instructions more a deal)
+            keys = list(starmap(rng.random, repeat((), len(ALL_TILES))))
+            kinds = tuple(map(_KIND_OF.__getitem__, sorted(ALL_TILES, key=keys.__getitem__)))
+        else:  # compiled: the comprehensions are native loops (cheaper than map's)
+            rnd = rng.random
+            keys = [rnd() for _ in ALL_TILES]
+            kinds = tuple([_KIND_OF[t] for t in sorted(ALL_TILES, key=keys.__getitem__)])
     else:
         kinds = wall_from_codes(wall)
 
