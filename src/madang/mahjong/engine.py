@@ -338,7 +338,7 @@ def _show_flower(st: HandState, seat: int, k: int) -> None:
     at = SHOWN_FLOWERS + 4 * seat + k - NUM_KINDS
     shown = st.shown
     shown[at] += 1
-    shown[at + 16] += 1
+    shown[at + 16] += 1  # (the second copy: 4 seats of 4 flowers on)
 
 
 def _show_meld(st: HandState, seat: int, tile: int, before: int, after: int) -> None:
@@ -695,12 +695,12 @@ def _place_discard(
         for k in w:
             mask |= 1 << k
         st._waits[seat] = mask
-        for copy in (seat, seat + 4):  # (shown: the declaration, 부지부, 불러's waits)
-            shown[(SHOWN_BULLEO if declare == "bulleo" else SHOWN_EOPEO) + copy] = 1
-            shown[SHOWN_DOUBLE + copy] = first
+        for place in (seat, seat + 4):  # (shown: the declaration, 부지부, 불러's waits)
+            shown[(SHOWN_BULLEO if declare == "bulleo" else SHOWN_EOPEO) + place] = 1
+            shown[SHOWN_DOUBLE + place] = first
             if declare == "bulleo":
                 for k in w:
-                    shown[SHOWN_WAITS + NUM_KINDS * copy + k] = 1
+                    shown[SHOWN_WAITS + NUM_KINDS * place + k] = 1
     elif not st.declared[seat]:
         st._waits[seat] = 0 if st.turn_shanten >= 1 else -1
     if events is not None:
