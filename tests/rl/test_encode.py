@@ -186,9 +186,10 @@ def test_observe_states_writes_the_legal_masks_of_legal_masks(game: str) -> None
 @pytest.mark.parametrize("game", ["matgo", "mahjong"])
 def test_single_state_path_equals_the_batched_path(game: str) -> None:
     """The AEC environment's path, one state and one seat at a time (``fast.observe``,
-    ``fast.legal_mask``), gives the batched path's numbers for every seat at every step
-    of random games under every preset (뻑 stacks, missions, 고/스톱, 국진, claims and
-    the finished game included), as new writable arrays."""
+    ``fast.legal_mask`` and both at once by ``fast.observe_masked``), gives the batched
+    path's numbers for every seat at every step of random games under every preset (뻑
+    stacks, missions, 고/스톱, 국진, claims and the finished game included), as new
+    writable arrays."""
     import importlib
 
     from madang.core.registry import spec
@@ -215,6 +216,10 @@ def test_single_state_path_equals_the_batched_path(game: str) -> None:
                     assert obs.flags.writeable and mask.flags.writeable
                     assert np.array_equal(obs, want[seat]), (preset, seed, seat)
                     assert np.array_equal(mask, legal[seat]), (preset, seed, seat)
+                    both = fast.observe_masked(st, seat)
+                    assert both[0].dtype == np.float32 and both[1].dtype == np.int8
+                    assert both[0].flags.writeable and both[1].flags.writeable
+                    assert np.array_equal(both[0], obs) and np.array_equal(both[1], mask)
                 seen_phases.add(getattr(st, "phase", None))
                 seat = fast.current(st)
                 if seat < 0:
@@ -251,3 +256,76 @@ def test_matgo_single_state_scores_of_one_pile_with_gukjin_in_every_mode() -> No
             assert enc.scalar(observe_one(g, 0), "score_mine") == want, (option, mode)
             assert enc.scalar(observe_one(g, 1), "score_theirs") == want, (option, mode)
     assert len(scores) > 1  # the modes score the pile differently
+
+
+def test_mahjong_shown_counts_are_kept_at_every_step() -> None:
+    """The counts the mahjong engine keeps of what every seat sees (``HandState.shown``:
+    melds, rivers, 불러's waits, declarations, flowers, concealed tiles) equal those
+    counted afresh from the hand at every step of random hands under every preset (claims,
+    kans, robbed kans, wins on a discard and declarations included), in the hands shown
+    while a discard is offered (``offered``) and in worlds dealt from a view."""
+    from madang.mahjong.engine import from_view, legal_actions, new_hand, offered, step
+    from madang.mahjong.rules import PRESETS, preset
+    from madang.mahjong.state import shown_counts
+    from madang.mahjong.view import view
+
+    rng = random.Random(3)
+    verbs: set[str] = set()
+    for name in PRESETS:
+        for seed in range(40):
+            st = new_hand(preset(name), seed=seed, dealer=seed % 4)
+            while True:
+                assert st.shown == shown_counts(st), (name, seed, st.history[-1:])
+                if st.over:
+                    break
+                seat = st.pending[0]
+                legal = legal_actions(st, seat)
+                # the rarer answers first, when offered: they are what the counts must follow
+                rare = [
+                    a
+                    for a in legal
+                    if a.declare or a.verb in ("ron", "kan", "ankan", "kakan", "pon")
+                ]
+                a = rng.choice(rare) if rare and rng.random() < 0.7 else rng.choice(legal)
+                if a.verb == "discard" or a.verb == "kakan":
+                    shown = offered(st, a)
+                    assert shown.shown == shown_counts(shown), (name, seed, str(a))
+                if seed % 10 == 0 and st.phase == "discard" and len(st.history) % 7 == 3:
+                    world = from_view(view(st, seat), random.Random(seed))
+                    assert world.shown == shown_counts(world), (name, seed)
+                verbs.add(a.verb + (a.declare and " " + a.declare))
+                step(st, a, False)
+    assert {"pon", "kan", "ankan", "kakan", "ron", "discard bulleo", "discard eopeo"} <= verbs
+    # a 가깡 robbed (the kan back to a 뽕), and one that nobody robs (random hands rarely
+    # have one: the crafted hand of the engine's tests)
+    from tests.mahjong.test_engine_claims import rob_state
+    from tests.mahjong.walls import play
+
+    for answer in ("2 ron", "2 pass"):
+        st = rob_state()
+        assert st.phase == "rob" and st.shown == shown_counts(st)
+        play(st, answer)
+        assert st.shown == shown_counts(st), answer
+
+
+def test_matgo_single_state_scalars_over_a_byte() -> None:
+    """The single-state observation writes its scalars as bytes where they fit and as
+    floats where one does not (a 나가리 carry of 256 here, at every step of a game): the
+    batched path's numbers either way."""
+    from madang.matgo.encode import MatgoEncoding, observe_masked
+    from madang.matgo.engine import new_game
+
+    enc = MatgoEncoding()
+    rng = random.Random(2)
+    want = np.zeros((1, enc.obs_size), dtype=np.float32)
+    for carry in (1, 256):
+        g = new_game(seed=4, carry=carry)
+        while True:
+            for seat in (0, 1):
+                enc.observe_states([g], [seat], want)
+                obs, _ = observe_masked(g, seat)
+                assert np.array_equal(obs, want[0]), (carry, seat)
+                assert enc.scalar(obs, "carry") == carry
+            if g.over:
+                break
+            g.step(rng.choice(g.legal_actions()))

@@ -39,8 +39,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from types import FunctionType
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +54,15 @@ from madang.mahjong.state import (
     PHASE_DISCARD,
     PHASE_OVER,
     PHASE_ROB,
+    SHOWN_ALL,
+    SHOWN_BULLEO,
+    SHOWN_CONCEALED,
+    SHOWN_DOUBLE,
+    SHOWN_EOPEO,
+    SHOWN_FLOWERS,
+    SHOWN_MELDS,
+    SHOWN_RIVERS,
+    SHOWN_WAITS,
     Action,
     HandState,
     act,
@@ -342,19 +350,16 @@ def _observe_into(
     st: HandState,
     s: int,
     cache: dict[bytes, int],
-    hand_written: bool = False,
 ) -> None:
     """Write the counts of ``s``'s observation of ``st`` into ``buf[base:]`` (zeros):
     every plane and scalar but ``visible`` (summed by numpy for the whole batch) and
     ``pot`` (not bounded by a byte), which :meth:`MahjongEncoding.observe_states`
-    writes. ``hand_written``: the caller has written the hand plane already (a
-    ``bytearray`` takes it in one slice, where the interpreter's loop costs 25 turns)."""
+    writes."""
     hand = st.hands[s]
-    if not hand_written:
-        for k in range(_P):
-            c = hand[k]
-            if c:
-                buf[base + k] = c
+    for k in range(_P):
+        c = hand[k]
+        if c:
+            buf[base + k] = c
     rel = _TO_REL[s]
     phase = st.phase
     turn = st.turn
@@ -421,35 +426,106 @@ def _observe_into(
 
 
 _ZEROS: Final = bytes(OBS_SIZE)
-_INTERPRETED: Final = isinstance(_observe_into, FunctionType)  # not the compiled build
-_SUM_MOD: Final = (1 << 8 * _P) - 1  # a number of 25-byte digits, modulo this: their sum
+# observe_one's places, as numbers and slices built once (the interpreter adds no
+# constants up: each `_S + 19` written out costs an addition a call)
+_PHASE_AT: Final = {p: _S + i for i, p in enumerate(_PHASES)}
+_TO_ACT, _TURN, _DEALER, _ROUND = _S + 4, _S + 5, _S + 9, _S + 13 - 18  # (round: a wind 18-21)
+_POT, _WALL, _CONCEALED, _GOLLA, _JINTING, _CLAIM_FROM = (
+    _S + 17, _S + 18, _S + 19, _S + 35, _S + 36, _S + 37,
+)  # fmt: skip
+_HAND_AT: Final = slice(0, _P)
+_VISIBLE_AT: Final = slice(_VISIBLE, _VISIBLE + _P)
+# where each group of HandState.shown goes in the observation, and, by seat, where its
+# four seats in turn order from the seat are in shown
+_MELDS_TO, _RIVERS_TO, _WAITS_TO = (slice(a, a + 4 * _P) for a in (_MELDS, _RIVER, _WAITS))
+_CONCEALED_TO, _EOPEO_TO, _BULLEO_TO, _DOUBLE_TO = (
+    slice(a, a + 4) for a in (_CONCEALED, _S + 23, _S + 27, _S + 31)
+)
+_FLOWERS_TO: Final = slice(_FLOWER, _FLOWER + 16)
+_SHOWN_FROM: Final = tuple(
+    tuple(
+        slice(a + w * s, a + w * s + n)
+        for a, w, n in (
+            (SHOWN_MELDS, _P, 4 * _P), (SHOWN_RIVERS, _P, 4 * _P), (SHOWN_WAITS, _P, 4 * _P),
+            (SHOWN_CONCEALED, 1, 4), (SHOWN_EOPEO, 1, 4), (SHOWN_BULLEO, 1, 4),
+            (SHOWN_DOUBLE, 1, 4), (SHOWN_FLOWERS, 4, 16),
+        )
+    )
+    for s in range(4)
+)  # fmt: skip
+_SHOWN_ALL_AT: Final = slice(SHOWN_ALL, SHOWN_ALL + _P)
+_frombuffer, _U8, _F32 = np.frombuffer, np.uint8, np.float32
 
 
 def observe_one(st: HandState, seat: int, cache: dict[bytes, int]) -> FloatArray:
     """The observation of ``seat`` in ``st``: the numbers of
-    :meth:`MahjongEncoding.observe_states` for one hand (a test keeps them equal), then
-    one cast; ``cache``: the ready hands' waits (:meth:`MahjongEncoding.observe_states`'
-    own). The ``visible`` plane is the hand plus the 8 meld and river planes, added as
-    25-byte integers: the 8 planes read as one number in base 256**25, modulo
-    256**25 - 1, are their sum (no byte carries: 4 of a kind at most)."""
-    if len(cache) > 200_000:
-        cache.clear()
-    if _INTERPRETED:  # a bytearray's items are written faster than a BytesWriter's
-        data = bytearray(_ZEROS)
-        data[:_P] = st.hands[seat]
-        _observe_into(cast(BytesWriter, data), 0, st, seat, cache, True)
-    else:  # compiled: _observe_into takes a BytesWriter only (and writes it natively)
-        buf = BytesWriter()
-        buf.write(_ZEROS)
-        _observe_into(buf, 0, st, seat, cache)
-        data = bytearray(buf.getvalue())
-    visible = int.from_bytes(data[:_P], "little") + (
-        int.from_bytes(data[_MELDS:_WAITS], "little") % _SUM_MOD
+    :meth:`MahjongEncoding.observe_states` for one hand (a test keeps them equal), as
+    bytes cast once; ``cache``: the ready hands' waits (:meth:`MahjongEncoding.
+    observe_states`' own).
+
+    What every seat sees of each seat (melds, rivers, announced waits, declarations,
+    flowers, concealed counts) is copied in slices from the counts the engine keeps
+    (:attr:`~madang.mahjong.state.HandState.shown`: each group stored twice, so that the
+    seats from ``seat`` on in turn order are one slice), where counting the rivers tile
+    by tile cost about half of an AEC step; the ``visible`` plane is the hand plus every
+    meld and river, added as two 25-byte integers (no byte carries: 4 of a kind at
+    most)."""
+    data = bytearray(_ZEROS)
+    hand = st.hands[seat]
+    data[_HAND_AT] = hand
+    shown = st.shown
+    melds, rivers, waits, concealed, eopeo, bulleo, double, flowers = _SHOWN_FROM[seat]
+    data[_MELDS_TO] = shown[melds]
+    data[_RIVERS_TO] = shown[rivers]
+    data[_WAITS_TO] = shown[waits]
+    data[_CONCEALED_TO] = shown[concealed]
+    data[_EOPEO_TO] = shown[eopeo]
+    data[_BULLEO_TO] = shown[bulleo]
+    data[_DOUBLE_TO] = shown[double]
+    data[_FLOWERS_TO] = shown[flowers]
+    visible = int.from_bytes(data[_HAND_AT], "little") + int.from_bytes(
+        shown[_SHOWN_ALL_AT], "little"
     )
-    data[_VISIBLE : _VISIBLE + _P] = visible.to_bytes(_P, "little")
-    out = np.frombuffer(data, np.uint8).astype(np.float32)  # (dtypes by position)
-    if st.pot:
-        out[_S + 17] = st.pot
+    data[_VISIBLE_AT] = visible.to_bytes(_P, "little")
+    rel = _TO_REL[seat]
+    phase = st.phase
+    turn = st.turn
+    if phase == PHASE_DISCARD:  # the seat to discard holds one tile more
+        data[_CONCEALED + rel[turn]] += 1
+    elif phase == PHASE_OVER:  # the hands as they ended
+        for t in range(4):
+            data[_CONCEALED + rel[t]] = sum(st.hands[t])
+    if data[_CONCEALED] % 3 == 1:  # between turns: the waits of a ready hand
+        key = bytes(hand) + _QUAD[st.rules.quad_as_two_pairs]
+        ws = cache.get(key)
+        if ws is None:
+            if len(cache) > 200_000:
+                cache.clear()
+            ws = cache[key] = _ready_waits(key)
+        if ws:
+            if ws & st.discarded[seat]:
+                data[_JINTING] = 1  # 진팅: a wait among own discards
+            while ws:
+                low = ws & -ws
+                data[_MY_WAITS + low.bit_length() - 1] = 1
+                ws ^= low
+    drawn = st.drawn
+    if drawn >= 0 and turn == seat and phase == PHASE_DISCARD:
+        data[_P + drawn] = 1
+    claim = st.claim_tile
+    if claim >= 0:
+        data[_CLAIM + claim] = 1
+        data[_CLAIM_FROM + rel[st.claim_from]] = 1
+    data[_PHASE_AT[phase]] = 1
+    data[_TO_ACT] = seat in st.pending
+    data[_TURN + rel[turn]] = 1
+    data[_DEALER + rel[st.dealer]] = 1
+    data[_ROUND + st.round_wind] = 1
+    data[_WALL] = st.back - st.front  # the live wall
+    data[_GOLLA] = st.golla[seat]
+    out = _frombuffer(data, _U8).astype(_F32)  # (dtypes by position)
+    if st.pot:  # (not bounded by a byte)
+        out[_POT] = st.pot
     return out
 
 
@@ -499,6 +575,12 @@ class MahjongFast:
         for a in legal_actions(state, seat):
             data[a.code] = 1
         return np.frombuffer(data, np.int8)  # (dtype by position: a keyword costs more)
+
+    def observe_masked(
+        self, state: HandState, seat: int
+    ) -> tuple[FloatArray, npt.NDArray[np.int8]]:
+        """:meth:`observe` and :meth:`legal_mask`."""
+        return observe_one(state, seat, self.encoding._waits), self.legal_mask(state, seat)
 
     def currents(self, states: Sequence[HandState]) -> list[int]:
         """The first seat to answer in each hand (-1 where it is over)."""

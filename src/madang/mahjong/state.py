@@ -40,6 +40,7 @@ __all__ = [
     "HandState",
     "MeldInfo",
     "WinInfo",
+    "shown_counts",
 ]
 
 PHASE_DISCARD: Final = "discard"
@@ -68,6 +69,57 @@ ACTION_FORMS: Final[tuple[tuple[str, int, str], ...]] = (
 """Every action without its seat, as ``(verb, tile, declare)``, numbered by position: an
 action's :attr:`Action.code` (the action id of :mod:`madang.mahjong.encode`)."""
 _CODES: Final = {form: i for i, form in enumerate(ACTION_FORMS)}
+
+
+# HandState.shown: what every seat sees of each seat, as counts the engine keeps as the
+# hand changes (the RL observation reads them in a few slices rather than counting the
+# rivers and melds tile by tile). A group of one number (or plane) per seat is stored
+# twice, seats 0-3 then 0-3 again, so that the four seats in turn order from any seat
+# ``s`` are one slice from ``s``'s place.
+SHOWN_MELDS: Final = 0  # 8 planes of 25 counts: the tiles of each seat's melds
+SHOWN_RIVERS: Final = 200  # each seat's discards still in its river
+SHOWN_WAITS: Final = 400  # the waits each seat announced by 불러 (1 each)
+SHOWN_ALL: Final = 600  # 25: every meld and river together (not per seat)
+SHOWN_CONCEALED: Final = 625  # 8: the concealed tiles between turns (13 less 3 a meld)
+SHOWN_EOPEO: Final = 633  # 8: 1 where the seat declared 엎어
+SHOWN_BULLEO: Final = 641  # 8: 1 where it declared 불러
+SHOWN_DOUBLE: Final = 649  # 8: 1 where it declared in its first turn (부지부)
+SHOWN_FLOWERS: Final = 657  # 8 x 4: the flowers 1f-4f each seat laid out
+SHOWN_SIZE: Final = 689
+SHOWN_PLANE: Final = 4 * NUM_KINDS  # a 25-wide group's second copy is this far on
+_MELD_TILES: Final = {"pon": 3, "kan": 4, "ankan": 4}
+# a hand's shown counts before the deal: 13 concealed tiles a seat, nothing else
+_NO_SHOWN: Final = bytes(
+    [13 if SHOWN_CONCEALED <= i < SHOWN_CONCEALED + 8 else 0 for i in range(SHOWN_SIZE)]
+)
+
+
+def shown_counts(st: HandState) -> bytearray:
+    """:attr:`HandState.shown` counted from the hand's melds, rivers, declarations and
+    flowers (the engine keeps it as it steps; a state built another way is counted by
+    this, and a test checks the kept counts against it at every step)."""
+    out = bytearray(SHOWN_SIZE)
+    for t in range(4):
+        for copy in (t, t + 4):
+            plane = NUM_KINDS * copy
+            for m in st.melds[t]:
+                out[SHOWN_MELDS + plane + m.tile] = _MELD_TILES[m.kind]
+            for k in st.rivers[t]:
+                out[SHOWN_RIVERS + plane + k] += 1
+            if st.declared[t] == 2:
+                for k in st.declared_waits[t]:
+                    out[SHOWN_WAITS + plane + k] = 1
+            out[SHOWN_CONCEALED + copy] = 13 - 3 * len(st.melds[t])
+            out[SHOWN_EOPEO + copy] = st.declared[t] == 1
+            out[SHOWN_BULLEO + copy] = st.declared[t] == 2
+            out[SHOWN_DOUBLE + copy] = bool(st.double[t])
+            for k in st.flowers[t]:
+                out[SHOWN_FLOWERS + 4 * copy + k - NUM_KINDS] += 1
+        for m in st.melds[t]:
+            out[SHOWN_ALL + m.tile] += _MELD_TILES[m.kind]
+        for k in st.rivers[t]:
+            out[SHOWN_ALL + k] += 1
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +302,11 @@ class HandState:
     * ``turn``, ``phase``, ``pending``, ``drawn`` (the tile just drawn, -1 if none),
       ``kan_draw``, ``claim_tile``/``claim_from`` (the tile offered in a window);
     * ``history``: the moves so far (claim answers in canonical order);
-    * ``result``: a :class:`HandResult` once the hand is over.
+    * ``result``: a :class:`HandResult` once the hand is over;
+    * ``shown``: counts of what every seat sees of each seat (melds, rivers, announced
+      waits, declarations, flowers; the layout at ``SHOWN_MELDS`` …), kept by the engine
+      as the hand changes: read it, do not write it (:func:`shown_counts` counts it
+      afresh).
     """
 
     __slots__: ClassVar[tuple[str, ...]] = (
@@ -285,6 +341,7 @@ class HandState:
         "rivers",
         "round_wind",
         "rules",
+        "shown",
         "turn",
         "turn_shanten",
         "wall",
@@ -324,6 +381,7 @@ class HandState:
     window_start: int
     result: HandResult | None
     deal_events: tuple[dict[str, Any], ...]
+    shown: bytearray
     _waits: list[int]
     _legal: dict[int | None, list[Action]] | None
 
@@ -381,6 +439,7 @@ class HandState:
         st.window_start = 0
         st.result = None
         st.deal_events = ()
+        st.shown = bytearray(_NO_SHOWN)
         st._waits = [-1, -1, -1, -1]
         st._legal = None
         return st
@@ -432,7 +491,7 @@ class HandState:
 #: ``_legal`` cache, which no step mutates), a flat list, a list of lists, a dict.
 _NESTED: Final = ("hands", "melds", "rivers", "flowers")
 _FLAT: Final = ("discarded", "declared", "double", "declared_waits", "golla", "draws",
-         "discards_made", "pending", "history", "_waits")  # fmt: skip
+         "discards_made", "pending", "history", "shown", "_waits")  # fmt: skip
 _DICTS: Final = ("options", "answers")
 _SHARED: Final = tuple(n for n in HandState.__slots__ if n not in _NESTED + _FLAT + _DICTS)
 

@@ -67,6 +67,7 @@ from madang.matgo.rules import (
 )
 from madang.matgo.scoring import (
     MISSIONS,
+    PILE_POINTS,
     GukjinMode,
     Mission,
     ScoreSheet,
@@ -75,6 +76,7 @@ from madang.matgo.scoring import (
     flat_sheet,
     jokbo_points,
     mission_by_name,
+    remember_points,
     settle,
     settle_factor,
     settle_losers,
@@ -341,16 +343,23 @@ class MatgoState:
         return self.phase is _P_OVER
 
     def score(self, seat: int) -> int:
-        """The 족보 points of ``seat`` now, as a score check counts them."""
+        """The 족보 points of ``seat`` now, as a score check counts them (remembered by
+        pile in :data:`~madang.matgo.scoring.PILE_POINTS`)."""
         m = self.captured[seat]
-        if m & GUKJIN_BIT:
-            mode = self.gukjin_mode
-            if mode == _GJ_FREE:
-                if self.rules.gukjin is _GK_BEFORE_SCORE:
-                    return jokbo_points(m, False)  # 열끗 until asked
-                return best_jokbo_points(m)
-            return jokbo_points(m, mode == _GJ_PI)
-        return jokbo_points(m)
+        if not m & GUKJIN_BIT:
+            got = PILE_POINTS.get(m)
+            return remember_points(m, jokbo_points(m)) if got is None else got
+        mode = self.gukjin_mode
+        before_score = self.rules.gukjin is _GK_BEFORE_SCORE
+        key = m | (mode + 2) << 53 | before_score << 56  # (modes -1 to 1: above the cards)
+        got = PILE_POINTS.get(key)
+        if got is not None:
+            return got
+        if mode == _GJ_FREE:  # 열끗 until asked, else the best way
+            points = jokbo_points(m, False) if before_score else best_jokbo_points(m)
+        else:
+            points = jokbo_points(m, mode == _GJ_PI)
+        return remember_points(key, points)
 
     def in_flight(self) -> int:
         """Cards of the turn in progress: captured but not yet in a pile, or just flipped."""
@@ -880,7 +889,7 @@ class MatgoState:
                 self.current = p
                 self.phase = _P_GUKJIN
                 return
-        s = self.score(p) if m & GUKJIN_BIT else jokbo_points(m)  # (score, one call less)
+        s = self.score(p)
         if (go == 0 and s >= self.rules.stop_points) or (go and s > self.go_score[p]):
             if self.turn.last:
                 self.events.append(("stop", p, s))

@@ -181,6 +181,24 @@ def jokbo_points(m: int, gukjin_as_pi: bool = False) -> int:
     )
 
 
+#: The 족보 points of piles scored lately (:meth:`MatgoState.score
+#: <madang.matgo.engine.MatgoState.score>`), by pile: a pile without 국진 by its cards, one
+#: with 국진 by its cards and, above them, what else the score reads (the 국진 mode, whether
+#: the rules count it as 열끗 until asked). The engine's score check fills it as a turn
+#: ends, and the RL observation, which scores both piles at every step, reads it rather
+#: than scoring a pile again (about 3,000 instructions a turn, counted by callgrind).
+#: Bounded: cleared past 100,000 piles.
+PILE_POINTS: Final[dict[int, int]] = {}
+
+
+def remember_points(key: int, points: int) -> int:
+    """Remember ``points`` under ``key`` in :data:`PILE_POINTS`; return them."""
+    if len(PILE_POINTS) > 100_000:
+        PILE_POINTS.clear()
+    PILE_POINTS[key] = points
+    return points
+
+
 def best_jokbo_points(m: int) -> int:
     """족보 points with a held 국진 counted the better way (``gukjin: auto``)."""
     if m & GUKJIN_BIT:

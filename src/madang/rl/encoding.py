@@ -59,6 +59,11 @@ class FastGame(Protocol):
         :meth:`legal_ids`), 0 elsewhere."""
         ...
 
+    def observe_masked(self, state: Any, seat: int) -> tuple[FloatArray, Int8Array]:
+        """:meth:`observe` and :meth:`legal_mask` in one call (an adapter may build both
+        from one pass over the state)."""
+        ...
+
     # the same for many states at once (the batched environment's hot path)
 
     def currents(self, states: Sequence[Any]) -> list[int]:

@@ -38,6 +38,7 @@ from pettingzoo import ParallelEnv
 
 from madang.core.errors import IllegalActionError, InvalidActionError
 from madang.core.registry import spec
+from madang.rl.aec import seeded
 from madang.rl.encoding import Encoding, FastGame, load_encoding
 
 __all__ = ["MadangParallelEnv"]
@@ -92,10 +93,11 @@ class MadangParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _observe(self) -> dict[str, ObsDict]:
-        st, fast = self.state, self.fast
-        self._masks = [fast.legal_mask(st, seat) for seat in range(len(self.possible_agents))]
+        st, observe = self.state, self.fast.observe_masked
+        both = [observe(st, seat) for seat in range(len(self.possible_agents))]
+        self._masks = [mask for _, mask in both]
         return {
-            a: {"observation": fast.observe(st, seat), "action_mask": self._masks[seat]}
+            a: {"observation": both[seat][0], "action_mask": both[seat][1]}
             for seat, a in enumerate(self.agents)
         }
 
@@ -117,7 +119,7 @@ class MadangParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         payments are dropped and the next deal is played (the Parallel API has no reward
         at reset)."""
         if seed is not None:
-            self._seeds = random.Random(seed)
+            self._seeds = seeded(seed)
         while True:
             self.deal_seed = self._seeds.getrandbits(63)
             self.state = self.fast.new(self.deal_seed)
