@@ -666,8 +666,8 @@ def distill_loss(
     >>> hard = torch.tensor([False, True])
     >>> y = torch.tensor([1, 0])
     >>> loss = distill_loss(torch, raw, mask, y, q, hard, "mse", 0.1)
-    >>> round(float(loss), 4)  # (0 + 0) / 2 for the first, CE of the second, halved
-    0.2762
+    >>> round(float(loss), 4)  # a perfect fit (0) and log(1 + 2/e), halved
+    0.2757
     """
     F = torch.nn.functional
     logits = raw.masked_fill(~mask, -1e9)
