@@ -75,7 +75,7 @@ def test_without_the_train_extra_a_clear_error(
         ["--distill", "nonsense"],
         ["--temperature", "-0.1"],
         ["--temperature", "0"],
-        ["--warm-minutes", "-1"],
+        ["--warm-share", "1.5"],
     ],
 )
 def test_bad_settings_change_nothing(
@@ -592,7 +592,7 @@ def test_a_distilling_run_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
     pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     out = tmp_path / "q"
     tiny = [*TINY[: TINY.index("--teacher")], *TINY[TINY.index("--teacher") + 2 :]]
-    args = ["--teacher", "search_q", "--teacher-iterations", "1", "--warm-minutes", "0.003"]
+    args = ["--teacher", "search_q", "--teacher-iterations", "1", "--warm-share", "0.3"]
     assert main(["train", "matgo", "--out", str(out), *tiny, *args, "--distill", "mse"]) == 0
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["samples"] > 0 and summary["config"]["distill"] == "mse"

@@ -100,21 +100,21 @@ class TrainConfig:
     seed: int = 0
     out: Path = Path("runs/matgo")
     threads: int = 2
-    teacher: str = "greedy_hard"
-    teacher_iterations: int = 8
+    teacher: str = "search_q"
+    teacher_iterations: int = 4
     games: int = 32
     explore: float = 0.15
     hidden: tuple[int, ...] = (256, 256)
     lr: float = 1e-3
     batch: int = 256
     steps_per_round: int = 32
-    updates_per_round: int = 64
+    updates_per_round: int = 16
     max_samples: int = 300_000
     eval_every: float = 5.0
-    eval_deals: int = 200
+    eval_deals: int = 300
     final_deals: int = 1000
     opponent: str = "greedy"
-    bc_share: float = 0.25
+    bc_share: float = 1.0
     ppo_games: int = 64
     ppo_lr: float = 5e-5
     ppo_rollout: int = 2048
@@ -127,9 +127,9 @@ class TrainConfig:
     ppo_warmup: int = 10
     init: Path | None = None
     keep: str = "best"
-    distill: str = "soft"
-    temperature: float = 0.05
-    warm_minutes: float = 0.0
+    distill: str = "mse"
+    temperature: float = 0.01
+    warm_share: float = 0.25
     warm_teacher: str = "greedy_hard"
     prior_bonus: float = 0.0
 
@@ -193,8 +193,8 @@ class TrainConfig:
             )
         if not self.temperature > 0:
             raise RuleConfigError(f"--temperature must be positive, not {self.temperature}")
-        if self.warm_minutes < 0:
-            raise RuleConfigError(f"--warm-minutes cannot be negative, not {self.warm_minutes}")
+        if not 0 <= self.warm_share <= 1:
+            raise RuleConfigError(f"--warm-share must lie in [0, 1], not {self.warm_share}")
         if not self.hidden or min(self.hidden) < 1:
             raise RuleConfigError(f"--hidden must be positive layer widths, not {self.hidden}")
 
@@ -485,7 +485,12 @@ class _Labellers:
     """
 
     def __init__(
-        self, n: int, cfg: TrainConfig, game: str = "matgo", preset: str | None = None
+        self,
+        n: int,
+        cfg: TrainConfig,
+        game: str = "matgo",
+        preset: str | None = None,
+        warm_s: float = 0.0,
     ) -> None:
         import multiprocessing as mp
 
@@ -508,7 +513,7 @@ class _Labellers:
                     game,
                     preset,
                     cfg.warm_teacher,
-                    time.time() + cfg.warm_minutes * 60,
+                    time.time() + warm_s,
                     cfg.prior_bonus,
                 ),
                 daemon=True,
@@ -712,10 +717,10 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     out = Path(cfg.out)
     policy_path = out / "policy.npz"
     teacher = make_teacher(game, cfg.teacher, cfg.teacher_iterations, cfg.prior_bonus)
+    # a value teacher is preceded by cloning --warm-teacher for --warm-share of the time
+    warm_s = cfg.minutes * 60 * cfg.warm_share if hasattr(teacher, "values") else 0.0
     warm_teacher = (
-        make_teacher(game, cfg.warm_teacher, cfg.teacher_iterations)
-        if cfg.warm_minutes > 0
-        else teacher
+        make_teacher(game, cfg.warm_teacher, cfg.teacher_iterations) if warm_s > 0 else teacher
     )
     opponent = make_bot(game, cfg.opponent)  # an unknown opponent fails before training
     budget = Budget(None, cfg.teacher_iterations)
@@ -740,7 +745,7 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     t0 = time.perf_counter()
     deadline = t0 + cfg.minutes * 60
     bc_deadline = t0 + cfg.minutes * 60 * cfg.bc_share
-    warm_deadline = t0 + cfg.warm_minutes * 60  # --warm-teacher labels until then
+    warm_deadline = t0 + warm_s  # --warm-teacher labels until then
     rows: list[dict[str, Any]] = []
     curve = out / "curve.csv"
     with curve.open("w", newline="", encoding="utf-8") as f:
@@ -779,10 +784,10 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
             shutil.copyfile(policy_path, best_path)  # the best so far by the rule
         return row
 
-    labellers = _Labellers(workers, cfg, game, recipe.preset) if workers else None
+    labellers = _Labellers(workers, cfg, game, recipe.preset, warm_s) if workers else None
     checkpoint(cfg.eval_deals, cfg.seed + 1)  # the untrained network: random's level
     next_eval = time.perf_counter() + cfg.eval_every * 60
-    warming = cfg.warm_minutes > 0
+    warming = warm_s > 0
     while cfg.bc_share > 0:  # at least one round, however short the stage
         if warming and time.perf_counter() >= warm_deadline:
             warming = False  # the warm clone evaluated (and kept if best) before the switch
@@ -950,7 +955,8 @@ def register_cli(sub: Any) -> None:
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
         "matgo",
-        help="behaviour cloning from a bot (greedy_hard), then masked PPO against greedy; "
+        help="distillation of the search's action values after cloning greedy_hard (or cloning "
+        "any bot, then masked PPO against greedy); "
         "evaluated against greedy on duplicate deals",
     )
     add_options(m, TrainConfig(), "matgo")
@@ -1041,10 +1047,10 @@ def add_options(m: argparse.ArgumentParser, d: TrainConfig, game: str) -> None:
     )
     m.add_argument("--temperature", type=float, default=d.temperature, help="T of --distill")
     m.add_argument(
-        "--warm-minutes",
+        "--warm-share",
         type=float,
-        default=d.warm_minutes,
-        help="minutes of cloning --warm-teacher before --teacher labels",
+        default=d.warm_share,
+        help="share of --minutes cloning --warm-teacher before a value teacher's labels",
     )
     m.add_argument("--warm-teacher", default=d.warm_teacher, help="the bot cloned first")
     m.add_argument(
