@@ -600,3 +600,37 @@ def test_a_distilling_run_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
 
     assert NumpyPolicy(out / "policy.npz").meta["distill"] == "mse"
     plays_a_matgo_game(out / "policy.npz", 4)
+
+
+def test_one_drain_takes_every_step_a_worker_has_put() -> None:
+    """A step of 32 games (about 70 kB of observations) is larger than a pipe's buffer,
+    and the worker's feeder thread writes the next one only between its labelling (a
+    teacher that holds the interpreter): one drain must still take every step already
+    put, not only what is in the pipe."""
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    import time
+
+    from madang.rl.train import TrainConfig, _Labellers, _Samples
+    from madang.rl.vector import VectorGames
+
+    cfg = TrainConfig(teacher="greedy_hard", games=32, steps_per_round=2, explore=0.0)
+    enc = VectorGames("matgo", 1, seed=0).encoding
+    samples = _Samples(enc.obs_size, enc.num_actions, 100_000)
+    workers = _Labellers(1, cfg)
+    try:
+        waiting = 0
+        for _ in range(100):  # the queue full: 4 * 2 steps
+            time.sleep(0.1)
+            try:
+                waiting = workers.queue.qsize()
+            except NotImplementedError:
+                pytest.skip("qsize is not implemented on this platform")
+            if waiting == 8:
+                break
+        assert waiting == 8
+        got = workers.drain(samples)
+        # the 8 steps' real decisions (most of the 32 games' each step; one step's
+        # at most were taken before the fix)
+        assert got == samples.n >= 6 * 16, got
+    finally:
+        workers.close(samples)
