@@ -1,20 +1,26 @@
-"""``madang train matgo``: a Matgo policy from nothing, by behaviour cloning then masked PPO
+"""``madang train matgo``: a Matgo policy from nothing, by distilling the search's action
+values after a warm start that clones a cheap bot (or by cloning a bot, then masked PPO)
 (the ``train`` extra).
 
-The recipe (``docs/rl/train.md``), the first ``--bc-share`` of ``--minutes`` cloning (1-3),
-the rest fine-tuning (5):
+The recipe (``docs/rl/train.md``): for the first ``--warm-share`` of ``--minutes`` the
+student clones ``greedy_hard``; then ``--teacher search_q`` (:class:`SearchQ`) gives a
+value for every legal action, the mean over ``--teacher-iterations`` sampled worlds of
+the search's leaf, and the student learns them (``--distill mse|soft``,
+:func:`distill_loss`). With ``--bc-share`` below 1 the rest fine-tunes by PPO (5).
+The parts:
 
 1. **States** come from the batched engine (:class:`~madang.rl.vector.VectorGames`):
    ``--games`` games stepped together, each decision played by the teacher, or (a share
    ``--explore``) by a random legal action, so that the student also sees states off the
    teacher's path.
-2. **Labels**: the teacher (``greedy_hard`` by default, ``greedy``'s valuation with
-   ``hard``'s weights, :data:`TEACHERS`; or any Matgo bot, e.g. ``hard``, the search
-   bot) chooses from the seat's own view (:func:`madang.matgo.view.view`), never
-   the full state. Decisions with one legal action teach nothing and are not kept.
-3. **The student**, a multilayer perceptron over the encoding's observation, learns the
-   labels by masked cross-entropy (illegal actions get no probability), with Adam on
-   minibatches drawn from everything collected so far, between rounds of collection.
+2. **Labels**: the teacher (``greedy_hard``, ``greedy``'s valuation with ``hard``'s
+   weights; ``search_q``, the search's values; :data:`TEACHERS`; or any Matgo bot)
+   labels from the seat's own view (:func:`madang.matgo.view.view`), never the full
+   state. Decisions with one legal action teach nothing and are not kept.
+3. **The student**, a multilayer perceptron over the encoding's observation, learns a
+   label by masked cross-entropy (illegal actions get no probability) and values by
+   :func:`distill_loss`, with Adam on minibatches drawn from everything collected so
+   far, between rounds of collection.
 4. **Evaluation**: every ``--eval-every`` minutes, and at the end, the student plays
    ``greedy`` in the arena on duplicate deals (both seats of each deal); win rate and
    points per game with 95% confidence intervals go to ``curve.csv`` beside the wall time
