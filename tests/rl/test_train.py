@@ -72,6 +72,10 @@ def test_without_the_train_extra_a_clear_error(
         ["--win-bonus", "-1"],
         ["--ppo-warmup", "-1"],
         ["--init", "/nonexistent/policy.npz"],
+        ["--distill", "nonsense"],
+        ["--temperature", "-0.1"],
+        ["--temperature", "0"],
+        ["--warm-share", "1.5"],
     ],
 )
 def test_bad_settings_change_nothing(
@@ -448,3 +452,185 @@ def test_the_shipped_policy_plays_from_a_clone() -> None:
     assert path.stat().st_size < 1_000_000  # small enough to ship (docs/rl/train.md)
     assert NumpyPolicy(path).meta["ppo_steps"] > 0
     plays_a_matgo_game(path, 11)
+
+
+class _ValueRecorder:
+    """The ``search_q`` teacher at 2 worlds, keeping every view it was shown, the legal
+    actions and what it answered."""
+
+    def __init__(self) -> None:
+        from madang.rl.train import make_teacher
+
+        self.teacher = make_teacher("matgo", "search_q", 2)
+        self.seen: list[tuple[dict[str, Any], list[int], int, list[float] | None]] = []
+
+    def values(
+        self, view: dict[str, Any], legal: list[int], rng: random.Random
+    ) -> tuple[int, list[float] | None]:
+        label, v = self.teacher.values(view, legal, rng)
+        self.seen.append((view, list(legal), label, v))
+        return label, v
+
+
+def test_the_value_teacher_sees_the_seats_view_and_values_the_legal_actions() -> None:
+    import copy
+
+    from madang.bots import Budget
+    from madang.matgo.view import view
+    from madang.rl.train import _collect, _Samples
+    from madang.rl.vector import VectorGames
+
+    vg = VectorGames("matgo", 4, seed=11)
+    vg.reset()
+    enc = vg.encoding
+    teacher = _ValueRecorder()
+    samples = _Samples(enc.obs_size, enc.num_actions, 10_000, values=True)
+    expected = []  # what the teacher must have been shown: each seat's own view
+    for _ in range(60):
+        states_before = [copy.deepcopy(st) for st in vg.states]
+        seats, masks = vg.seats.tolist(), vg.mask.copy()
+        for i, st in enumerate(states_before):
+            if masks[i].sum() > 1:
+                expected.append((view(st, seats[i]), seats[i]))
+        _collect(vg, teacher, Budget(None, 1), samples, 1, 0.0, random.Random(0))
+    assert samples.n == len(teacher.seen) == len(expected) > 60
+    assert samples.values is not None and samples.hard is not None
+    hard = 0
+    for k, ((shown, legal, label, v), (want, seat)) in enumerate(
+        zip(teacher.seen, expected, strict=True)
+    ):
+        assert shown == want and shown["seat"] == seat
+        # its own hand; of the opponent's and the draw pile, only their sizes
+        assert "hands" not in shown and isinstance(shown["pile"], int)
+        assert samples.label[k] == label and label in legal
+        assert np.flatnonzero(samples.mask[k]).tolist() == sorted(legal)
+        if v is None:  # 고/스톱: greedy_hard's hard label, no values
+            hard += 1
+            assert samples.hard[k] and not samples.values[k].any()
+            continue
+        assert not samples.hard[k] and len(v) == len(legal)
+        # one value per legal action, in place; nothing at the illegal ones
+        assert samples.values[k, legal].tolist() == pytest.approx(v)
+        assert not samples.values[k, ~samples.mask[k]].any()
+        assert all(0.0 <= x <= 1.0 for x in v)  # chances of winning
+        assert v[legal.index(label)] == max(v)  # the label is the best value's action
+    assert hard < len(expected)
+
+
+def test_action_values_depend_on_the_view_alone() -> None:
+    """Two games that differ only in what the seat cannot see (the opponent's hand and the
+    draw pile) give the seat the same view, so the same values for the same sampling."""
+    from madang.bots.matgo_search import action_values
+    from madang.matgo.engine import new_game
+    from madang.matgo.view import view
+
+    g = new_game(seed=3)
+    me = g.current
+    other = g.clone()
+    other.resample_hidden(me, random.Random(9))  # the unseen cards dealt differently
+    assert other.hands[1 - me] != g.hands[1 - me] or other.pile != g.pile
+    assert view(other, me) == view(g, me)
+    legal = g.legal_actions()
+    for leaf in ("win", "points"):
+        a = action_values(view(g, me), legal, random.Random(5), 3, leaf)  # type: ignore[arg-type]
+        b = action_values(view(other, me), legal, random.Random(5), 3, leaf)  # type: ignore[arg-type]
+        assert a == b and len(a) == len(legal) and len(set(a)) > 1
+    with pytest.raises(RuleConfigError, match="leaf"):
+        action_values(view(g, me), legal, random.Random(5), 1, "nonsense")  # type: ignore[arg-type]
+
+
+def test_distillation_loss_falls_on_a_tiny_run() -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    import torch
+
+    from madang.bots import Budget
+    from madang.rl.train import TrainConfig, _bc_round, _collect, _mlp, _Samples, make_teacher
+    from madang.rl.vector import VectorGames
+
+    vg = VectorGames("matgo", 8, seed=2)
+    vg.reset()
+    enc = vg.encoding
+    samples = _Samples(enc.obs_size, enc.num_actions, 10_000, values=True)
+    rng = random.Random(0)
+    _collect(vg, make_teacher("matgo", "search_q", 1), Budget(None, 1), samples, 12, 0.1, rng)
+    assert samples.hard is not None and (~samples.hard[: samples.n]).sum() > 50
+    for how in ("soft", "mse"):
+        torch.manual_seed(0)
+        net = _mlp(torch, enc.obs_size, (32,), enc.num_actions)
+        opt = torch.optim.Adam(net.parameters(), lr=3e-3)
+        cfg = TrainConfig(distill=how, temperature=0.02, batch=32, updates_per_round=10)
+        first = _bc_round(torch, net, opt, samples, cfg, rng)
+        for _ in range(5):
+            last = _bc_round(torch, net, opt, samples, cfg, rng)
+        assert first is not None and last is not None
+        assert last[0] < 0.7 * first[0], (how, first, last)
+
+
+def test_two_threads_carry_the_values_from_the_worker(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from madang.rl.train import TrainConfig, _Labellers, _Samples
+    from madang.rl.vector import VectorGames
+
+    cfg = TrainConfig(teacher="search_q", teacher_iterations=1, games=4, steps_per_round=2)
+    enc = VectorGames("matgo", 1, seed=0).encoding
+    samples = _Samples(enc.obs_size, enc.num_actions, 100_000, values=True)
+    workers = _Labellers(1, cfg)
+    workers.close(samples)  # at least one step of its 4 games
+    assert workers.received == samples.n > 0
+    assert samples.values is not None and samples.hard is not None
+    valued = ~samples.hard[: samples.n]
+    assert valued.any()
+    got = samples.values[: samples.n][valued]
+    mask = samples.mask[: samples.n][valued]
+    assert (got[~mask] == 0).all() and ((got >= 0) & (got <= 1)).all() and got.max() > 0
+    # the label is a legal action of the best value
+    for k in np.flatnonzero(valued):
+        assert samples.values[k, samples.label[k]] == samples.values[k][samples.mask[k]].max()
+
+
+def test_a_distilling_run_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    out = tmp_path / "q"
+    tiny = [*TINY[: TINY.index("--teacher")], *TINY[TINY.index("--teacher") + 2 :]]
+    args = ["--teacher", "search_q", "--teacher-iterations", "1", "--warm-share", "0.3"]
+    assert main(["train", "matgo", "--out", str(out), *tiny, *args, "--distill", "mse"]) == 0
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["samples"] > 0 and summary["config"]["distill"] == "mse"
+    from madang.rl.learned import NumpyPolicy
+
+    assert NumpyPolicy(out / "policy.npz").meta["distill"] == "mse"
+    plays_a_matgo_game(out / "policy.npz", 4)
+
+
+def test_one_drain_takes_every_step_a_worker_has_put() -> None:
+    """A step of 32 games (about 70 kB of observations) is larger than a pipe's buffer,
+    and the worker's feeder thread writes the next one only between its labelling (a
+    teacher that holds the interpreter): one drain must still take every step already
+    put, not only what is in the pipe."""
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    import time
+
+    from madang.rl.train import TrainConfig, _Labellers, _Samples
+    from madang.rl.vector import VectorGames
+
+    cfg = TrainConfig(teacher="greedy_hard", games=32, steps_per_round=2, explore=0.0)
+    enc = VectorGames("matgo", 1, seed=0).encoding
+    samples = _Samples(enc.obs_size, enc.num_actions, 100_000)
+    workers = _Labellers(1, cfg)
+    try:
+        waiting = 0
+        for _ in range(100):  # the queue full: 4 * 2 steps
+            time.sleep(0.1)
+            try:
+                waiting = workers.queue.qsize()
+            except NotImplementedError:
+                pytest.skip("qsize is not implemented on this platform")
+            if waiting == 8:
+                break
+        assert waiting == 8
+        got = workers.drain(samples)
+        # the 8 steps' real decisions (most of the 32 games' each step; one step's
+        # at most were taken before the fix)
+        assert got == samples.n >= 6 * 16, got
+    finally:
+        workers.close(samples)

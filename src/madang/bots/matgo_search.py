@@ -600,3 +600,48 @@ def answer_values(
         {"expected": t / n, "win": w / n, "lose": x / n}
         for t, w, x in zip(totals, won, lost, strict=True)
     ], n
+
+
+def action_values(
+    view: dict[str, Any],
+    legal: list[int],
+    rng: random.Random,
+    samples: int,
+    leaf: Literal["win", "points"] = "win",
+    horizon: int | None = None,
+) -> list[float]:
+    """Every action of ``legal`` from ``view`` (the seat's own view only) valued as the
+    search values its candidates, over all of ``legal``: the mean over ``samples`` sampled
+    worlds (the same worlds for every action) of the leaf after the action and a cheap
+    playout of ``horizon`` plays. ``leaf="win"``: the learned chance of winning
+    (:func:`~madang.bots.matgo_value.win_probability`; the ``search_value`` bot's leaf,
+    horizon 1 by default); ``leaf="points"``: :func:`leaf_value` (payments since the
+    decision plus the piles' potentials; ``hard``'s leaf, horizon 3 by default). The
+    targets of ``madang train matgo --teacher search_q`` (docs/rl/train.md).
+
+    >>> from madang.matgo.engine import new_game
+    >>> from madang.matgo.view import view
+    >>> g = new_game(seed=4)
+    >>> v = action_values(view(g, g.current), g.legal_actions(), random.Random(0), 2)
+    >>> len(v) == len(g.legal_actions()) and all(0.0 <= x <= 1.0 for x in v)
+    True
+    """
+    if leaf not in ("win", "points"):
+        raise RuleConfigError(f"unknown leaf {leaf!r}: win or points")
+    me = view["seat"]
+    worlds = _Worlds(view, me, rng)
+    n_pay = len(worlds.base.payments)
+    totals = [0.0] * len(legal)
+    cut = horizon if horizon is not None else (1 if leaf == "win" else 3)
+    for _ in range(max(1, samples)):
+        base = worlds.deal()
+        for i, a in enumerate(legal):
+            world = base.clone()
+            world.step(a)
+            playout(world, cut)
+            if leaf == "win":
+                totals[i] += win_probability(world, me)
+            else:
+                totals[i] += leaf_value(world, me, n_pay)
+    n = max(1, samples)
+    return [t / n for t in totals]

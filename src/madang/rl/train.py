@@ -1,20 +1,26 @@
-"""``madang train matgo``: a Matgo policy from nothing, by behaviour cloning then masked PPO
+"""``madang train matgo``: a Matgo policy from nothing, by distilling the search's action
+values after a warm start that clones a cheap bot (or by cloning a bot, then masked PPO)
 (the ``train`` extra).
 
-The recipe (``docs/rl/train.md``), the first ``--bc-share`` of ``--minutes`` cloning (1-3),
-the rest fine-tuning (5):
+The recipe (``docs/rl/train.md``): for the first ``--warm-share`` of ``--minutes`` the
+student clones ``greedy_hard``; then ``--teacher search_q`` (:class:`SearchQ`) gives a
+value for every legal action, the mean over ``--teacher-iterations`` sampled worlds of
+the search's leaf, and the student learns them (``--distill mse|soft``,
+:func:`distill_loss`). With ``--bc-share`` below 1 the rest fine-tunes by PPO (5).
+The parts:
 
 1. **States** come from the batched engine (:class:`~madang.rl.vector.VectorGames`):
    ``--games`` games stepped together, each decision played by the teacher, or (a share
    ``--explore``) by a random legal action, so that the student also sees states off the
    teacher's path.
-2. **Labels**: the teacher (``greedy_hard`` by default, ``greedy``'s valuation with
-   ``hard``'s weights, :data:`TEACHERS`; or any Matgo bot, e.g. ``hard``, the search
-   bot) chooses from the seat's own view (:func:`madang.matgo.view.view`), never
-   the full state. Decisions with one legal action teach nothing and are not kept.
-3. **The student**, a multilayer perceptron over the encoding's observation, learns the
-   labels by masked cross-entropy (illegal actions get no probability), with Adam on
-   minibatches drawn from everything collected so far, between rounds of collection.
+2. **Labels**: the teacher (``greedy_hard``, ``greedy``'s valuation with ``hard``'s
+   weights; ``search_q``, the search's values; :data:`TEACHERS`; or any Matgo bot)
+   labels from the seat's own view (:func:`madang.matgo.view.view`), never the full
+   state. Decisions with one legal action teach nothing and are not kept.
+3. **The student**, a multilayer perceptron over the encoding's observation, learns a
+   label by masked cross-entropy (illegal actions get no probability) and values by
+   :func:`distill_loss`, with Adam on minibatches drawn from everything collected so
+   far, between rounds of collection.
 4. **Evaluation**: every ``--eval-every`` minutes, and at the end, the student plays
    ``greedy`` in the arena on duplicate deals (both seats of each deal); win rate and
    points per game with 95% confidence intervals go to ``curve.csv`` beside the wall time
@@ -37,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
 import math
 import random
@@ -85,6 +92,12 @@ CURVE_FIELDS = (
 #: (:func:`best_row`).
 KEEP = ("last", "best")
 
+#: ``--distill``: how the student learns a teacher's action values
+#: (:meth:`SearchQ.values`): ``soft``, cross-entropy against ``softmax(values / T)``
+#: over the legal actions; ``mse``, its logits less their mean over the legal actions
+#: regressed on the values less theirs, divided by ``T`` (``--temperature``).
+DISTILL = ("soft", "mse")
+
 
 @dataclass(frozen=True)
 class TrainConfig:
@@ -94,21 +107,21 @@ class TrainConfig:
     seed: int = 0
     out: Path = Path("runs/matgo")
     threads: int = 2
-    teacher: str = "greedy_hard"
-    teacher_iterations: int = 8
+    teacher: str = "search_q"
+    teacher_iterations: int = 4
     games: int = 32
     explore: float = 0.15
     hidden: tuple[int, ...] = (256, 256)
     lr: float = 1e-3
     batch: int = 256
     steps_per_round: int = 32
-    updates_per_round: int = 64
+    updates_per_round: int = 16
     max_samples: int = 300_000
     eval_every: float = 5.0
-    eval_deals: int = 200
+    eval_deals: int = 300
     final_deals: int = 1000
     opponent: str = "greedy"
-    bc_share: float = 0.25
+    bc_share: float = 1.0
     ppo_games: int = 64
     ppo_lr: float = 5e-5
     ppo_rollout: int = 2048
@@ -121,6 +134,11 @@ class TrainConfig:
     ppo_warmup: int = 10
     init: Path | None = None
     keep: str = "best"
+    distill: str = "mse"
+    temperature: float = 0.01
+    warm_share: float = 0.25
+    warm_teacher: str = "greedy_hard"
+    prior_bonus: float = 0.0
 
     def ppo(self) -> PPOSettings:
         """The fine-tuning stage's settings."""
@@ -176,6 +194,14 @@ class TrainConfig:
             raise RuleConfigError(f"--init {self.init}: no such file")
         if self.ppo_entropy < 0:
             raise RuleConfigError(f"--ppo-entropy cannot be negative, not {self.ppo_entropy}")
+        if self.distill not in DISTILL:
+            raise RuleConfigError(
+                f"--distill must be one of {', '.join(DISTILL)}, not {self.distill!r}"
+            )
+        if not self.temperature > 0:
+            raise RuleConfigError(f"--temperature must be positive, not {self.temperature}")
+        if not 0 <= self.warm_share <= 1:
+            raise RuleConfigError(f"--warm-share must lie in [0, 1], not {self.warm_share}")
         if not self.hidden or min(self.hidden) < 1:
             raise RuleConfigError(f"--hidden must be positive layer widths, not {self.hidden}")
 
@@ -189,23 +215,76 @@ def _greedy_hard() -> Any:
     return bot
 
 
+class SearchQ:
+    """A teacher that values every legal action (``--teacher search_q``, leaf the chance
+    of winning at horizon 1; ``search_q_points``, :func:`~madang.bots.matgo_search.leaf_value`
+    at horizon 3): :func:`~madang.bots.matgo_search.action_values` over ``worlds``
+    sampled worlds from the seat's own view, the greedy valuation's choice given
+    ``prior_bonus`` more (``--prior-bonus``). 고/스톱 and 광팔기's join/die get
+    ``greedy_hard``'s answer as a hard label (:meth:`values` returns None there), as the
+    ``search_value`` bot answers them. As a bot (:meth:`act`) it plays the best value's
+    action (the greedy valuation's choice on a tie)."""
+
+    def __init__(self, leaf: str = "win", worlds: int = 4, prior_bonus: float = 0.0) -> None:
+        from madang.bots.matgo_search import HARD_WEIGHTS
+
+        if leaf not in ("win", "points"):
+            raise RuleConfigError(f"unknown leaf {leaf!r}: win or points")
+        self.leaf, self.worlds, self.weights = leaf, worlds, HARD_WEIGHTS
+        self.prior_bonus = prior_bonus
+        self.name = "search_q" if leaf == "win" else "search_q_points"
+
+    def values(
+        self, view: dict[str, Any], legal: list[int], rng: random.Random
+    ) -> tuple[int, list[float] | None]:
+        """The label (the greedy valuation's choice where the values tie it) and the
+        values of ``legal`` (None where the answer is a hard label)."""
+        from madang.bots.matgo_greedy import Knowledge, choose
+        from madang.bots.matgo_search import action_values
+        from madang.matgo.engine import Phase
+
+        k = Knowledge.from_view(view, self.weights)
+        prior = choose(k, legal)
+        if k.phase in (Phase.GO_STOP, Phase.JOIN):
+            return prior, None
+        v = action_values(view, legal, rng, self.worlds, "win" if self.leaf == "win" else "points")
+        v[legal.index(prior)] += self.prior_bonus
+        best = max(v)
+        return (prior if v[legal.index(prior)] >= best else legal[v.index(best)]), v
+
+    def act(self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Any) -> int:
+        """The best value's action (the greedy valuation's choice on a tie)."""
+        if len(legal) == 1:
+            return legal[0]
+        return self.values(view, legal, rng)[0]
+
+
 #: Teachers for ``--teacher`` beside the registered bots: ``greedy_hard`` is ``greedy``'s
 #: one-ply valuation with ``hard``'s weights (52% of decided games against ``greedy``,
 #: docs/bots.md), at ``greedy``'s cost.
-TEACHERS: dict[str, dict[str, Callable[[], Any]]] = {"matgo": {"greedy_hard": _greedy_hard}}
+TEACHERS: dict[str, dict[str, Callable[[int, float], Any]]] = {
+    "matgo": {
+        "greedy_hard": lambda _w, _b: _greedy_hard(),
+        "search_q": lambda worlds, bonus: SearchQ("win", worlds, bonus),
+        "search_q_points": lambda worlds, bonus: SearchQ("points", worlds, bonus),
+    }
+}
 
 
-def make_teacher(game: str, name: str) -> Any:
-    """The teacher ``name`` of ``game``: one of :data:`TEACHERS`, else the registered bot
-    (an unknown name raises :class:`RuleConfigError`).
+def make_teacher(game: str, name: str, worlds: int = 8, prior_bonus: float = 0.0) -> Any:
+    """The teacher ``name`` of ``game``: one of :data:`TEACHERS` (``worlds``: the sampled
+    worlds of a value teacher's label, ``prior_bonus`` its greedy choice's bonus), else
+    the registered bot (an unknown name raises :class:`RuleConfigError`).
 
     >>> make_teacher("matgo", "greedy_hard").name
     'greedy_hard'
+    >>> make_teacher("matgo", "search_q", 4).worlds
+    4
     """
     from madang.bots import make_bot
 
     factory = TEACHERS.get(game, {}).get(name)
-    return factory() if factory is not None else make_bot(game, name)
+    return factory(worlds, prior_bonus) if factory is not None else make_bot(game, name)
 
 
 def best_row(rows: list[dict[str, Any]]) -> int | None:
@@ -310,32 +389,54 @@ def evaluate(policy: Path, opponent: str, deals: int, seed: int) -> dict[str, An
 
 
 class _Samples:
-    """The labelled states collected so far (the oldest dropped past ``cap``)."""
+    """The labelled states collected so far (the oldest dropped past ``cap``); with
+    ``values``, each also carries the teacher's action values (``values``, 0 at the
+    illegal actions) or, where the teacher gave a hard label, ``hard`` set."""
 
-    def __init__(self, obs_size: int, actions: int, cap: int) -> None:
+    def __init__(self, obs_size: int, actions: int, cap: int, values: bool = False) -> None:
         import numpy as np
 
         self.obs = np.zeros((cap, obs_size), dtype=np.float32)
         self.mask = np.zeros((cap, actions), dtype=bool)
         self.label = np.zeros(cap, dtype=np.int64)
+        self.values = np.zeros((cap, actions), dtype=np.float32) if values else None
+        self.hard = np.ones(cap, dtype=bool) if values else None
         self.cap, self.n, self.seen = cap, 0, 0
 
-    def add(self, obs: npt.NDArray[Any], mask: npt.NDArray[Any], label: int) -> None:
+    def add(
+        self,
+        obs: npt.NDArray[Any],
+        mask: npt.NDArray[Any],
+        label: int,
+        values: npt.NDArray[Any] | None = None,
+    ) -> None:
         i = self.seen % self.cap
         self.obs[i], self.mask[i], self.label[i] = obs, mask, label
+        if self.values is not None and self.hard is not None:
+            self.hard[i] = values is None
+            self.values[i] = 0.0 if values is None else values
         self.seen += 1
         self.n = min(self.cap, self.n + 1)
 
-    def extend(
-        self, obs: npt.NDArray[Any], mask: npt.NDArray[Any], label: npt.NDArray[Any]
-    ) -> None:
-        """Add a batch of labelled states (a worker's round)."""
+    def extend(self, *arrays: npt.NDArray[Any]) -> None:
+        """Add a batch of labelled states (a worker's round: :meth:`take`'s arrays)."""
+        obs, mask, label = arrays[:3]
+        values, hard = arrays[3:] if len(arrays) == 5 else (None, None)
         for k in range(len(label)):
-            self.add(obs[k], mask[k], int(label[k]))
+            v = None if values is None or hard is None or hard[k] else values[k]
+            self.add(obs[k], mask[k], int(label[k]), v)
 
-    def take(self) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
-        """Everything held, oldest first, copied (a worker's round to send), then empty."""
-        got = (self.obs[: self.n].copy(), self.mask[: self.n].copy(), self.label[: self.n].copy())
+    def take(self) -> tuple[npt.NDArray[Any], ...]:
+        """Everything held, oldest first, copied (a worker's round to send), then empty:
+        the states, masks and labels, and the values and hard flags where kept."""
+        n = self.n
+        got: tuple[npt.NDArray[Any], ...] = (
+            self.obs[:n].copy(),
+            self.mask[:n].copy(),
+            self.label[:n].copy(),
+        )
+        if self.values is not None and self.hard is not None:
+            got += (self.values[:n].copy(), self.hard[:n].copy())
         self.n = self.seen = 0
         return got
 
@@ -351,21 +452,29 @@ def _label_worker(
     stop: Any,
     game: str = "matgo",
     preset: str | None = None,
+    warm_teacher: str = "greedy_hard",
+    warm_until: float = 0.0,
+    prior_bonus: float = 0.0,
 ) -> None:
     """A labelling process (``--threads`` above 1): its own games (of ``game`` under
-    ``preset``) and teacher, each step's labelled states sent to ``out`` as arrays, until
-    ``stop`` is set (at least one step)."""
+    ``preset``) and teacher (``warm_teacher`` until the wall-clock time ``warm_until``),
+    each step's labelled states sent to ``out`` as arrays, until ``stop`` is set (at
+    least one step)."""
     from madang.bots import Budget
     from madang.rl.vector import VectorGames
 
     rng = random.Random(seed)
     vg = VectorGames(game, games, seed=seed, preset=preset)
     vg.reset()
-    bot, budget = make_teacher(game, teacher), Budget(None, iterations)
+    bot = make_teacher(game, teacher, iterations, prior_bonus)
+    budget = Budget(None, iterations)
+    warm = make_teacher(game, warm_teacher, iterations) if time.time() < warm_until else None
     enc = vg.encoding
-    mine = _Samples(enc.obs_size, enc.num_actions, games)
+    mine = _Samples(enc.obs_size, enc.num_actions, games, values=hasattr(bot, "values"))
     while True:
-        _collect(vg, bot, budget, mine, 1, explore, rng)
+        if warm is not None and time.time() >= warm_until:
+            warm = None
+        _collect(vg, warm or bot, budget, mine, 1, explore, rng)
         out.put(mine.take())
         if stop.is_set():
             return
@@ -383,7 +492,12 @@ class _Labellers:
     """
 
     def __init__(
-        self, n: int, cfg: TrainConfig, game: str = "matgo", preset: str | None = None
+        self,
+        n: int,
+        cfg: TrainConfig,
+        game: str = "matgo",
+        preset: str | None = None,
+        warm_s: float = 0.0,
     ) -> None:
         import multiprocessing as mp
 
@@ -405,6 +519,9 @@ class _Labellers:
                     self.stop,
                     game,
                     preset,
+                    cfg.warm_teacher,
+                    time.time() + warm_s,
+                    cfg.prior_bonus,
                 ),
                 daemon=True,
             )
@@ -414,18 +531,30 @@ class _Labellers:
             p.start()
 
     def drain(self, samples: _Samples) -> int:
-        """Add every round received so far to ``samples``; how many states."""
+        """Add every step the workers have put so far to ``samples``; how many states.
+
+        The steps already put are waited for (``qsize``), not only those that happen to
+        be in the pipe: a step's arrays (about 100 kB) are larger than a pipe's buffer,
+        so the queue's feeder thread writes them one at a time as they are read, and
+        ``get_nowait`` alone found the next one not yet written and stopped after one
+        or two a round (the worker then labelled 7% of the states, the third 60-minute
+        run of docs/rl/train.md)."""
         import queue
 
+        try:
+            put = self.queue.qsize()
+        except NotImplementedError:  # macOS: what is in the pipe only
+            put = 0
         got = 0
-        while True:
+        for k in itertools.count():
             try:
-                obs, mask, label = self.queue.get_nowait()
+                arrays = self.queue.get(timeout=5.0) if k < put else self.queue.get_nowait()
             except queue.Empty:
                 return got
-            samples.extend(obs, mask, label)
-            got += len(label)
-            self.received += len(label)
+            samples.extend(*arrays)
+            got += len(arrays[2])
+            self.received += len(arrays[2])
+        return got  # pragma: no cover (the loop returns)
 
     def close(self, samples: _Samples) -> None:
         """Stop the workers, keeping what they sent until they end."""
@@ -447,11 +576,14 @@ def _collect(
     rng: random.Random,
 ) -> None:
     """Step every game ``steps`` times, labelling each real decision with the teacher's
-    choice from the seat's view; the teacher plays it (or a random legal action)."""
+    choice from the seat's view (and, from a value teacher such as :class:`SearchQ`, with
+    its values of the legal actions where ``samples`` keeps values); the teacher plays it
+    (or a random legal action)."""
     import numpy as np
 
     view = seat_view(vg.game)
     obs, mask = vg.obs, vg.mask
+    valued = samples.values is not None and hasattr(teacher, "values")
     for _ in range(steps):
         actions = []
         for i, st in enumerate(vg.states):
@@ -460,8 +592,16 @@ def _collect(
                 actions.append(legal[0])
                 continue
             seat = int(vg.seats[i])
-            label = int(teacher.act(view(st, seat), legal, rng, budget))
-            samples.add(obs[i], mask[i], label)
+            if valued:
+                label, v = teacher.values(view(st, seat), legal, rng)
+                row = None
+                if v is not None:
+                    row = np.zeros(mask.shape[1], dtype=np.float32)
+                    row[legal] = v
+                samples.add(obs[i], mask[i], int(label), row)
+            else:
+                label = int(teacher.act(view(st, seat), legal, rng, budget))
+                samples.add(obs[i], mask[i], label)
             actions.append(rng.choice(legal) if rng.random() < explore else label)
         obs, mask, _, _ = vg.step(np.array(actions, dtype=np.int64))
 
@@ -516,8 +656,14 @@ def _bc_round(
         x = torch.from_numpy(samples.obs[idx])
         m = torch.from_numpy(samples.mask[idx])
         y = torch.from_numpy(samples.label[idx])
-        logits = net(x).masked_fill(~m, -1e9)
-        loss = torch.nn.functional.cross_entropy(logits, y)
+        raw = net(x)
+        logits = raw.masked_fill(~m, -1e9)
+        if samples.values is None or samples.hard is None:
+            loss = torch.nn.functional.cross_entropy(logits, y)
+        else:
+            hard = torch.from_numpy(samples.hard[idx])
+            q = torch.from_numpy(samples.values[idx])
+            loss = distill_loss(torch, raw, m, y, q, hard, cfg.distill, cfg.temperature)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -525,6 +671,48 @@ def _bc_round(
         hits += int((logits.argmax(1) == y).sum())
         seen += len(idx)
     return (float(np.mean(losses)), hits / seen) if losses else None
+
+
+def distill_loss(
+    torch: Any, raw: Any, mask: Any, label: Any, values: Any, hard: Any, how: str, temp: float
+) -> Any:
+    """The mean over a minibatch of: masked cross-entropy with the label where ``hard``;
+    elsewhere, by ``how`` (:data:`DISTILL`), the cross-entropy against
+    ``softmax(values / temp)`` over the legal actions (``soft``; its target's entropy
+    taken off, so it is the KL divergence and 0 at a perfect fit), or the mean squared
+    error between the logits and ``values / temp``, each less its mean over the legal
+    actions (``mse``).
+
+    >>> import torch
+    >>> raw = torch.tensor([[0.0, 2.0, 9.0], [1.0, 0.0, 0.0]])
+    >>> mask = torch.tensor([[True, True, False], [True, True, True]])
+    >>> q = torch.tensor([[0.0, 0.2, 0.0], [0.0, 0.0, 0.0]])
+    >>> hard = torch.tensor([False, True])
+    >>> y = torch.tensor([1, 0])
+    >>> loss = distill_loss(torch, raw, mask, y, q, hard, "mse", 0.1)
+    >>> round(float(loss), 4)  # a perfect fit (0) and log(1 + 2/e), halved
+    0.2757
+    """
+    F = torch.nn.functional
+    logits = raw.masked_fill(~mask, -1e9)
+    logp = F.log_softmax(logits, dim=1)
+    per = torch.zeros(len(raw), dtype=raw.dtype)
+    if bool(hard.any()):
+        per = per + torch.where(hard, -logp.gather(1, label[:, None])[:, 0], 0.0)
+    soft = ~hard
+    if bool(soft.any()):
+        if how == "soft":
+            tlogp = F.log_softmax((values / temp).masked_fill(~mask, -1e9), dim=1)
+            kl = (tlogp.exp() * (tlogp - logp)).masked_fill(~mask, 0.0).sum(1)
+            per = per + torch.where(soft, kl, 0.0)
+        else:
+            legal = mask.float()
+            count = legal.sum(1, keepdim=True)
+            pred = raw - (raw * legal).sum(1, keepdim=True) / count
+            target = (values - (values * legal).sum(1, keepdim=True) / count) / temp
+            se = ((pred - target) ** 2 * legal).sum(1) / count[:, 0]
+            per = per + torch.where(soft, se, 0.0)
+    return per.mean()
 
 
 def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) -> dict[str, Any]:
@@ -547,7 +735,12 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     rng = random.Random(cfg.seed)
     out = Path(cfg.out)
     policy_path = out / "policy.npz"
-    teacher = make_teacher(game, cfg.teacher)
+    teacher = make_teacher(game, cfg.teacher, cfg.teacher_iterations, cfg.prior_bonus)
+    # a value teacher is preceded by cloning --warm-teacher for --warm-share of the time
+    warm_s = cfg.minutes * 60 * cfg.warm_share if hasattr(teacher, "values") else 0.0
+    warm_teacher = (
+        make_teacher(game, cfg.warm_teacher, cfg.teacher_iterations) if warm_s > 0 else teacher
+    )
     opponent = make_bot(game, cfg.opponent)  # an unknown opponent fails before training
     budget = Budget(None, cfg.teacher_iterations)
     vg = VectorGames(game, cfg.games, seed=cfg.seed, preset=recipe.preset)
@@ -558,9 +751,12 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
         load_policy(torch, net, cfg.init)
     out.mkdir(parents=True, exist_ok=True)  # the settings and the bots are good: write
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    samples = _Samples(enc.obs_size, enc.num_actions, cfg.max_samples)
+    samples = _Samples(
+        enc.obs_size, enc.num_actions, cfg.max_samples, values=hasattr(teacher, "values")
+    )
     meta = {
         "teacher": cfg.teacher,
+        "distill": cfg.distill if samples.values is not None else None,
         "seed": cfg.seed,
         **recipe.meta,
         "init": str(cfg.init) if cfg.init else None,
@@ -568,6 +764,7 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     t0 = time.perf_counter()
     deadline = t0 + cfg.minutes * 60
     bc_deadline = t0 + cfg.minutes * 60 * cfg.bc_share
+    warm_deadline = t0 + warm_s  # --warm-teacher labels until then
     rows: list[dict[str, Any]] = []
     curve = out / "curve.csv"
     with curve.open("w", newline="", encoding="utf-8") as f:
@@ -606,11 +803,17 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
             shutil.copyfile(policy_path, best_path)  # the best so far by the rule
         return row
 
-    labellers = _Labellers(workers, cfg, game, recipe.preset) if workers else None
+    labellers = _Labellers(workers, cfg, game, recipe.preset, warm_s) if workers else None
     checkpoint(cfg.eval_deals, cfg.seed + 1)  # the untrained network: random's level
     next_eval = time.perf_counter() + cfg.eval_every * 60
+    warming = warm_s > 0
     while cfg.bc_share > 0:  # at least one round, however short the stage
-        _collect(vg, teacher, budget, samples, cfg.steps_per_round, cfg.explore, rng)
+        if warming and time.perf_counter() >= warm_deadline:
+            warming = False  # the warm clone evaluated (and kept if best) before the switch
+            checkpoint(cfg.eval_deals, cfg.seed + 1)
+            next_eval = time.perf_counter() + cfg.eval_every * 60
+        who = warm_teacher if warming else teacher
+        _collect(vg, who, budget, samples, cfg.steps_per_round, cfg.explore, rng)
         if labellers is not None:
             labellers.drain(samples)
         got = _bc_round(torch, net, opt, samples, cfg, rng)
@@ -771,7 +974,8 @@ def register_cli(sub: Any) -> None:
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
         "matgo",
-        help="behaviour cloning from a bot (greedy_hard), then masked PPO against greedy; "
+        help="distillation of the search's action values after cloning greedy_hard (or cloning "
+        "any bot, then masked PPO against greedy); "
         "evaluated against greedy on duplicate deals",
     )
     add_options(m, TrainConfig(), "matgo")
@@ -853,4 +1057,24 @@ def add_options(m: argparse.ArgumentParser, d: TrainConfig, game: str) -> None:
     )
     m.add_argument(
         "--init", default=None, help="start from this policy.npz's weights (same --hidden)"
+    )
+    m.add_argument(
+        "--distill",
+        default=d.distill,
+        help=f"a value teacher's targets ({', '.join(DISTILL)}): cross-entropy against "
+        "softmax(values/T), or squared error of the centred logits against values/T",
+    )
+    m.add_argument("--temperature", type=float, default=d.temperature, help="T of --distill")
+    m.add_argument(
+        "--warm-share",
+        type=float,
+        default=d.warm_share,
+        help="share of --minutes cloning --warm-teacher before a value teacher's labels",
+    )
+    m.add_argument("--warm-teacher", default=d.warm_teacher, help="the bot cloned first")
+    m.add_argument(
+        "--prior-bonus",
+        type=float,
+        default=d.prior_bonus,
+        help="added to the value of the greedy valuation's choice (a value teacher's)",
     )

@@ -66,6 +66,11 @@ class MahjongTrainConfig(base.TrainConfig):
     ppo_lr: float = 1e-4
     ppo_entropy: float = 0.01
     preset: str = "mupan"
+    # Matgo's value distillation (docs/rl/train.md) is not built for mahjong: its
+    # recipe keeps cloning then PPO, with the earlier defaults
+    bc_share: float = 0.25
+    updates_per_round: int = 64
+    warm_share: float = 0.0
 
     def check(self) -> None:
         """Matgo's checks, then the preset and the bots: all raise
