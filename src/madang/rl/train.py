@@ -1,13 +1,13 @@
-"""``madang train matgo``: a Matgo policy from nothing, by distilling the search's action
-values after a warm start that clones a cheap bot (or by cloning a bot, then masked PPO)
-(the ``train`` extra).
+"""``madang train matgo``: a Matgo policy from nothing, by cloning a bot, then masked PPO,
+or by distilling the search's action values (the ``train`` extra).
 
-The recipe (``docs/rl/train.md``): for the first ``--warm-share`` of ``--minutes`` the
-student clones ``greedy_hard``; then ``--teacher search_q`` (:class:`SearchQ`) gives a
-value for every legal action, the mean over ``--teacher-iterations`` sampled worlds of
-the search's leaf, and the student learns them (``--distill mse|soft``,
-:func:`distill_loss`). With ``--bc-share`` below 1 the rest fine-tunes by PPO (5).
-The parts:
+The default recipe (``docs/rl/train.md``, the second 60-minute run's: the shipped
+policy's) clones ``greedy_hard`` for the first ``--bc-share`` of ``--minutes`` and
+fine-tunes by PPO for the rest (5). With ``--teacher search_q`` (:class:`SearchQ`, the
+third run's) the student first clones ``--warm-teacher`` for ``--warm-share`` of the
+time, then learns a value for every legal action, the mean over
+``--teacher-iterations`` sampled worlds of the search's leaf (``--distill mse|soft``,
+:func:`distill_loss`). The parts:
 
 1. **States** come from the batched engine (:class:`~madang.rl.vector.VectorGames`):
    ``--games`` games stepped together, each decision played by the teacher, or (a share
@@ -107,21 +107,21 @@ class TrainConfig:
     seed: int = 0
     out: Path = Path("runs/matgo")
     threads: int = 2
-    teacher: str = "search_q"
-    teacher_iterations: int = 4
+    teacher: str = "greedy_hard"
+    teacher_iterations: int = 8
     games: int = 32
     explore: float = 0.15
     hidden: tuple[int, ...] = (256, 256)
     lr: float = 1e-3
     batch: int = 256
     steps_per_round: int = 32
-    updates_per_round: int = 16
+    updates_per_round: int = 64
     max_samples: int = 300_000
     eval_every: float = 5.0
-    eval_deals: int = 300
+    eval_deals: int = 200
     final_deals: int = 1000
     opponent: str = "greedy"
-    bc_share: float = 1.0
+    bc_share: float = 0.25
     ppo_games: int = 64
     ppo_lr: float = 5e-5
     ppo_rollout: int = 2048
@@ -974,8 +974,8 @@ def register_cli(sub: Any) -> None:
     inner = p.add_subparsers(dest="train_command", required=True)
     m = inner.add_parser(
         "matgo",
-        help="distillation of the search's action values after cloning greedy_hard (or cloning "
-        "any bot, then masked PPO against greedy); "
+        help="behaviour cloning from a bot (greedy_hard), then masked PPO against greedy, "
+        "or distillation of the search's action values (--teacher search_q); "
         "evaluated against greedy on duplicate deals",
     )
     add_options(m, TrainConfig(), "matgo")

@@ -66,10 +66,7 @@ class MahjongTrainConfig(base.TrainConfig):
     ppo_lr: float = 1e-4
     ppo_entropy: float = 0.01
     preset: str = "mupan"
-    # Matgo's value distillation (docs/rl/train.md) is not built for mahjong: its
-    # recipe keeps cloning then PPO, with the earlier defaults
-    bc_share: float = 0.25
-    updates_per_round: int = 64
+    # Matgo's value distillation (docs/rl/train.md) is not built for mahjong
     warm_share: float = 0.0
 
     def check(self) -> None:
