@@ -539,6 +539,26 @@ def test_action_values_depend_on_the_view_alone() -> None:
         action_values(view(g, me), legal, random.Random(5), 1, "nonsense")  # type: ignore[arg-type]
 
 
+def test_distill_loss_of_a_perfect_fit_and_a_hard_label() -> None:
+    """Two decisions: the first's logits fit the values exactly (centred, over its two
+    legal actions: 2 - 0 = (0.2 - 0) / 0.1), so it costs 0; the second is a hard label
+    over logits (1, 0, 0): -log(e / (e + 2)) = log(1 + 2/e). The mean is half that."""
+    import math
+
+    from madang.rl.train import distill_loss
+
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    raw = torch.tensor([[0.0, 2.0, 9.0], [1.0, 0.0, 0.0]])
+    mask = torch.tensor([[True, True, False], [True, True, True]])
+    q = torch.tensor([[0.0, 0.2, 0.0], [0.0, 0.0, 0.0]])
+    hard = torch.tensor([False, True])
+    y = torch.tensor([1, 0])
+    loss = distill_loss(torch, raw, mask, y, q, hard, "mse", 0.1)
+    assert float(loss) == pytest.approx(math.log(1 + 2 / math.e) / 2, abs=1e-6)
+    soft = distill_loss(torch, raw, mask, y, q, hard, "soft", 0.1)
+    assert float(soft) == pytest.approx(math.log(1 + 2 / math.e) / 2, abs=1e-6)  # KL 0 too
+
+
 def test_distillation_loss_falls_on_a_tiny_run() -> None:
     pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     import torch

@@ -681,17 +681,8 @@ def distill_loss(
     ``softmax(values / temp)`` over the legal actions (``soft``; its target's entropy
     taken off, so it is the KL divergence and 0 at a perfect fit), or the mean squared
     error between the logits and ``values / temp``, each less its mean over the legal
-    actions (``mse``).
-
-    >>> import torch
-    >>> raw = torch.tensor([[0.0, 2.0, 9.0], [1.0, 0.0, 0.0]])
-    >>> mask = torch.tensor([[True, True, False], [True, True, True]])
-    >>> q = torch.tensor([[0.0, 0.2, 0.0], [0.0, 0.0, 0.0]])
-    >>> hard = torch.tensor([False, True])
-    >>> y = torch.tensor([1, 0])
-    >>> loss = distill_loss(torch, raw, mask, y, q, hard, "mse", 0.1)
-    >>> round(float(loss), 4)  # a perfect fit (0) and log(1 + 2/e), halved
-    0.2757
+    actions (``mse``). (A worked example, which needs torch, is
+    ``tests/rl/test_train.py::test_distill_loss_of_a_perfect_fit_and_a_hard_label``.)
     """
     F = torch.nn.functional
     logits = raw.masked_fill(~mask, -1e9)
