@@ -188,6 +188,13 @@ class GameSpec:
         and bad options: RuleConfigError)."""
         return with_overrides(importlib.import_module(self.rules_module).preset(preset), overrides)
 
+    def seats_under(self, rules: Any) -> int:
+        """Seats at a table under ``rules`` (a rules object, or None for the game's):
+        its ``players`` where the game's rules name the count (고스톱: 3, or 4 with
+        광팔기), else :attr:`seats`."""
+        players = getattr(rules, "players", None)
+        return players if type(players) is int else self.seats
+
 
 class Session(ABC, Generic[V, S]):
     """A match in progress at a table, one game (or hand) at a time: the games in series

@@ -81,8 +81,7 @@ class MadangAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.render_mode = render_mode
         self.metadata = {**MadangAECEnv.metadata, "name": f"{game}_v0"}  # type: ignore[misc]
         # one agent a seat of the rules (고스톱: 3, or 4 with 광팔기), else of the game
-        players = getattr(self.rules, "players", None)
-        seats = players if type(players) is int else self.spec.seats
+        seats = self.spec.seats_under(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(seats)]
         self.agents = self.possible_agents[:]
         enc = self.encoding

@@ -62,16 +62,9 @@ _MAX_UTILITY = 100_000.0
 _MAX_LENGTH = {"matgo": 300, "mahjong": 1000}
 
 
-def _seats(game: str, rules: Any) -> int:
-    """Seats of ``game`` under ``rules``: its ``players`` where the rules name the count
-    (고스톱: 3, or 4 with 광팔기), else the game's."""
-    players = getattr(rules, "players", None)
-    return players if type(players) is int else spec(game).seats
-
-
 def _game_type(game: str) -> Any:
     gs = spec(game)
-    seats = [_seats(game, gs.rules(p)) for p in gs.presets()]
+    seats = [gs.seats_under(gs.rules(p)) for p in gs.presets()]
     return pyspiel.GameType(
         short_name=f"python_madang_{game}",
         long_name=f"Madang {game}",
@@ -136,7 +129,7 @@ class _Setup:
         self.preset = str(params.get("preset") or gs.presets()[0])
         self.overrides = json.loads(str(params.get("rules") or "{}"))
         rules = gs.rules(self.preset, self.overrides)
-        self.seats = _seats(game, rules)
+        self.seats = gs.seats_under(rules)
         self.encoding: Encoding = load_encoding(game, rules)
 
     @classmethod

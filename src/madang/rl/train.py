@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import itertools
 import json
 import math
 import random
@@ -545,16 +544,16 @@ class _Labellers:
             put = self.queue.qsize()
         except NotImplementedError:  # macOS: what is in the pipe only
             put = 0
-        got = 0
-        for k in itertools.count():
+        got = taken = 0
+        while True:
             try:
-                arrays = self.queue.get(timeout=5.0) if k < put else self.queue.get_nowait()
+                arrays = self.queue.get(timeout=5.0) if taken < put else self.queue.get_nowait()
             except queue.Empty:
                 return got
+            taken += 1
             samples.extend(*arrays)
             got += len(arrays[2])
             self.received += len(arrays[2])
-        return got  # pragma: no cover (the loop returns)
 
     def close(self, samples: _Samples) -> None:
         """Stop the workers, keeping what they sent until they end."""

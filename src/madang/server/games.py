@@ -41,8 +41,7 @@ def seats(game: str, rules: Any = None) -> int:
     >>> seats("gostop"), seats("gostop", spec("gostop").rules("gwangpalgi")), seats("matgo")
     (3, 4, 2)
     """
-    players = getattr(rules, "players", None)
-    return players if type(players) is int else spec(game).seats
+    return spec(game).seats_under(rules)
 
 
 def presets(game: str) -> list[str]:
