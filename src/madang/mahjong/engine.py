@@ -350,6 +350,14 @@ def _show_meld(st: HandState, seat: int, tile: int, before: int, after: int) -> 
     shown[SHOWN_ALL + tile] += after - before
 
 
+def _show_new_meld(st: HandState, seat: int, tile: int, tiles: int) -> None:
+    """A new meld of ``tiles`` tiles (퐁 3, 깡 and 안깡 4), in :attr:`HandState.shown`:
+    its tiles shown, and three fewer concealed tiles between turns."""
+    _show_meld(st, seat, tile, 0, tiles)
+    st.shown[SHOWN_CONCEALED + seat] -= 3
+    st.shown[SHOWN_CONCEALED + seat + 4] -= 3
+
+
 def _show_taken(st: HandState, d: int, tile: int) -> None:
     """``d``'s last discard taken out of its river (claimed, or won on), in
     :attr:`HandState.shown`."""
@@ -815,9 +823,7 @@ def _made_call(st: HandState) -> None:
 def _ankan(st: HandState, seat: int, tile: int, events: list[Event] | None) -> None:
     st.hands[seat][tile] -= 4
     st.melds[seat].append(MeldInfo("ankan", tile))
-    _show_meld(st, seat, tile, 0, 4)
-    st.shown[SHOWN_CONCEALED + seat] -= 3
-    st.shown[SHOWN_CONCEALED + seat + 4] -= 3
+    _show_new_meld(st, seat, tile, 4)
     st._waits[seat] = -1
     _made_call(st)
     if events is not None:
@@ -1538,9 +1544,7 @@ def _resolve(st: HandState, events: list[Event] | None) -> None:
         _show_taken(st, d, tile)
         st.hands[caller][tile] -= 2 if verb == "pon" else 3
         st.melds[caller].append(MeldInfo(verb, tile, d))
-        _show_meld(st, caller, tile, 0, 3 if verb == "pon" else 4)
-        st.shown[SHOWN_CONCEALED + caller] -= 3
-        st.shown[SHOWN_CONCEALED + caller + 4] -= 3
+        _show_new_meld(st, caller, tile, 3 if verb == "pon" else 4)
         st._waits[caller] = -1
         _made_call(st)
         if events is not None:
