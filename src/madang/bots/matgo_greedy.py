@@ -475,36 +475,43 @@ def join_or_die(hand: int, floor: int) -> int:
     return A.JOIN if strength >= JOIN_STRENGTH else A.DIE
 
 
+def play_values(k: Knowledge, legal: list[int]) -> list[float]:
+    """The one-ply value of each action of ``legal`` in the play phase, in points (a
+    bonus card's play counts 100: it is always played first); :func:`choose` plays the
+    first of the highest."""
+    values: list[float] = []
+    cache: dict[int, float] = {}
+    for a in legal:
+        if a < A.SHAKE:
+            if BIT[a] & BONUS_MASK:
+                v = _BONUS_PLAY
+            else:
+                cached = cache.get(a)
+                v = cached if cached is not None else _play_value(k, a)
+                cache[a] = v
+        elif a < A.BOMB:
+            c = a - A.SHAKE
+            pv = cache.get(c)
+            if pv is None:
+                pv = cache[c] = _play_value(k, c)
+            v = pv + k.w.shake
+        elif a < A.FLIP:
+            mm = MONTH_MASK[a - A.BOMB + 1]
+            v = _gain(k, mm) + k.steal + k.w.bomb
+        else:
+            v = k.w.token_flip
+        values.append(v)
+    return values
+
+
 def choose(k: Knowledge, legal: list[int]) -> int:
     """The greedy action for knowledge ``k`` among ``legal``."""
     if len(legal) == 1:
         return legal[0]
     phase = k.phase
     if phase is Phase.PLAY:
-        best, best_v = legal[0], -1e18
-        cache: dict[int, float] = {}
-        for a in legal:
-            if a < A.SHAKE:
-                if BIT[a] & BONUS_MASK:
-                    v = _BONUS_PLAY
-                else:
-                    cached = cache.get(a)
-                    v = cached if cached is not None else _play_value(k, a)
-                    cache[a] = v
-            elif a < A.BOMB:
-                c = a - A.SHAKE
-                pv = cache.get(c)
-                if pv is None:
-                    pv = cache[c] = _play_value(k, c)
-                v = pv + k.w.shake
-            elif a < A.FLIP:
-                mm = MONTH_MASK[a - A.BOMB + 1]
-                v = _gain(k, mm) + k.steal + k.w.bomb
-            else:
-                v = k.w.token_flip
-            if v > best_v:
-                best, best_v = a, v
-        return best
+        values = play_values(k, legal)
+        return legal[values.index(max(values))]
     if phase is Phase.PICK_PLAY or phase is Phase.PICK_FLIP:
         best_card = _best_option(k, k.options)
         return A.PICK + best_card.bit_length() - 1

@@ -95,7 +95,8 @@ KEEP = ("last", "best")
 #: (:meth:`SearchQ.values`): ``soft``, cross-entropy against ``softmax(values / T)``
 #: over the legal actions; ``mse``, its logits less their mean over the legal actions
 #: regressed on the values less theirs, divided by ``T`` (``--temperature``).
-DISTILL = ("soft", "mse")
+#: ``argmax``: the values' best action as a hard label (cross-entropy), the values not kept.
+DISTILL = ("soft", "mse", "argmax")
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,7 @@ class TrainConfig:
     warm_share: float = 0.25
     warm_teacher: str = "greedy_hard"
     prior_bonus: float = 0.0
+    prior: str | None = None
 
     def ppo(self) -> PPOSettings:
         """The fine-tuning stage's settings."""
@@ -203,6 +205,10 @@ class TrainConfig:
             raise RuleConfigError(f"--warm-share must lie in [0, 1], not {self.warm_share}")
         if not self.hidden or min(self.hidden) < 1:
             raise RuleConfigError(f"--hidden must be positive layer widths, not {self.hidden}")
+        if self.prior is not None and self.bc_share < 1:
+            raise RuleConfigError(
+                "--prior needs --bc-share 1 (the fine-tuning stage has no prior inputs)"
+            )
 
 
 def _greedy_hard() -> Any:
@@ -329,9 +335,32 @@ def _mlp(torch: Any, obs_size: int, hidden: tuple[int, ...], actions: int) -> An
     return torch.nn.Sequential(*layers)
 
 
-def save_policy(net: Any, path: Path, game: str, meta: dict[str, Any]) -> None:
-    """Write the network's weights as numpy arrays (``W0, b0, W1, ...``), loadable by
-    :class:`madang.rl.learned.NumpyPolicy`, written whole or not at all."""
+class Student:
+    """The network a run trains: a multilayer perceptron over the observation; with a
+    prior (``--prior``, :mod:`madang.rl.prior`), over the observation and the prior's
+    row, plus ``beta`` times that row (``beta`` a learned scale, from 0)."""
+
+    def __init__(
+        self, torch: Any, obs_size: int, hidden: tuple[int, ...], actions: int, prior: str | None
+    ) -> None:
+        self.torch, self.prior = torch, prior
+        self.net = _mlp(torch, obs_size + (actions if prior else 0), hidden, actions)
+        self.beta = torch.nn.Parameter(torch.zeros(())) if prior else None
+
+    def __call__(self, obs: Any, prior: Any = None) -> Any:
+        """The logits of a batch of observations (and their prior rows)."""
+        if self.beta is None:
+            return self.net(obs)
+        return self.net(self.torch.cat([obs, prior], 1)) + self.beta * prior
+
+    def parameters(self) -> list[Any]:
+        return [*self.net.parameters(), *([self.beta] if self.beta is not None else [])]
+
+
+def save_policy(net: Any, path: Path, game: str, meta: dict[str, Any], beta: Any = None) -> None:
+    """Write the network's weights as numpy arrays (``W0, b0, W1, ...``, and a prior's
+    scale ``beta`` where given), loadable by :class:`madang.rl.learned.NumpyPolicy`,
+    written whole or not at all."""
     import numpy as np
 
     linears = [m for m in net if hasattr(m, "weight")]
@@ -339,6 +368,8 @@ def save_policy(net: Any, path: Path, game: str, meta: dict[str, Any]) -> None:
     for i, m in enumerate(linears):
         arrays[f"W{i}"] = m.weight.detach().cpu().numpy().T.astype(np.float32)
         arrays[f"b{i}"] = m.bias.detach().cpu().numpy().astype(np.float32)
+    if beta is not None:
+        arrays["beta"] = np.array(float(beta.detach()), dtype=np.float32)
     arrays["meta"] = np.array(json.dumps({"game": game, "layers": len(linears), **meta}))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.npz")
@@ -346,12 +377,14 @@ def save_policy(net: Any, path: Path, game: str, meta: dict[str, Any]) -> None:
     tmp.replace(path)
 
 
-def load_policy(torch: Any, net: Any, path: Path) -> None:
-    """Set the network's weights to those :func:`save_policy` wrote at ``path``; a file
-    of other layer shapes raises :class:`RuleConfigError` and changes nothing."""
+def load_policy(torch: Any, net: Any, path: Path, beta: Any = None) -> None:
+    """Set the network's weights (and a prior's scale ``beta``) to those
+    :func:`save_policy` wrote at ``path``; a file of other layer shapes raises
+    :class:`RuleConfigError` and changes nothing."""
     from madang.rl.learned import NumpyPolicy
 
-    layers = NumpyPolicy(path).layers
+    saved = NumpyPolicy(path)
+    layers = saved.layers
     linears = [m for m in net if hasattr(m, "weight")]
     shapes = [tuple(m.weight.shape[::-1]) for m in linears]
     if [w.shape for w, _ in layers] != shapes:
@@ -362,6 +395,8 @@ def load_policy(torch: Any, net: Any, path: Path) -> None:
         for m, (w, b) in zip(linears, layers, strict=True):
             m.weight.copy_(torch.from_numpy(w.T.copy()))
             m.bias.copy_(torch.from_numpy(b))
+        if beta is not None and saved.beta is not None:
+            beta.fill_(saved.beta)
 
 
 def evaluate(policy: Path, opponent: str, deals: int, seed: int) -> dict[str, Any]:
@@ -390,9 +425,12 @@ def evaluate(policy: Path, opponent: str, deals: int, seed: int) -> dict[str, An
 class _Samples:
     """The labelled states collected so far (the oldest dropped past ``cap``); with
     ``values``, each also carries the teacher's action values (``values``, 0 at the
-    illegal actions) or, where the teacher gave a hard label, ``hard`` set."""
+    illegal actions) or, where the teacher gave a hard label, ``hard`` set; with
+    ``prior``, each carries its prior's row (``prior``, :mod:`madang.rl.prior`)."""
 
-    def __init__(self, obs_size: int, actions: int, cap: int, values: bool = False) -> None:
+    def __init__(
+        self, obs_size: int, actions: int, cap: int, values: bool = False, prior: bool = False
+    ) -> None:
         import numpy as np
 
         self.obs = np.zeros((cap, obs_size), dtype=np.float32)
@@ -400,6 +438,7 @@ class _Samples:
         self.label = np.zeros(cap, dtype=np.int64)
         self.values = np.zeros((cap, actions), dtype=np.float32) if values else None
         self.hard = np.ones(cap, dtype=bool) if values else None
+        self.prior = np.zeros((cap, actions), dtype=np.float32) if prior else None
         self.cap, self.n, self.seen = cap, 0, 0
 
     def add(
@@ -408,34 +447,38 @@ class _Samples:
         mask: npt.NDArray[Any],
         label: int,
         values: npt.NDArray[Any] | None = None,
+        prior: npt.NDArray[Any] | None = None,
     ) -> None:
         i = self.seen % self.cap
         self.obs[i], self.mask[i], self.label[i] = obs, mask, label
         if self.values is not None and self.hard is not None:
             self.hard[i] = values is None
             self.values[i] = 0.0 if values is None else values
+        if self.prior is not None and prior is not None:
+            self.prior[i] = prior
         self.seen += 1
         self.n = min(self.cap, self.n + 1)
 
-    def extend(self, *arrays: npt.NDArray[Any]) -> None:
+    def extend(self, arrays: dict[str, npt.NDArray[Any]]) -> None:
         """Add a batch of labelled states (a worker's round: :meth:`take`'s arrays)."""
-        obs, mask, label = arrays[:3]
-        values, hard = arrays[3:] if len(arrays) == 5 else (None, None)
+        label, values, hard, prior = (arrays.get(k) for k in ("label", "values", "hard", "prior"))
+        assert label is not None
         for k in range(len(label)):
             v = None if values is None or hard is None or hard[k] else values[k]
-            self.add(obs[k], mask[k], int(label[k]), v)
+            p = None if prior is None else prior[k]
+            self.add(arrays["obs"][k], arrays["mask"][k], int(label[k]), v, p)
 
-    def take(self) -> tuple[npt.NDArray[Any], ...]:
+    def take(self) -> dict[str, npt.NDArray[Any]]:
         """Everything held, oldest first, copied (a worker's round to send), then empty:
-        the states, masks and labels, and the values and hard flags where kept."""
+        the states, masks and labels, and the values, hard flags and prior rows where
+        kept."""
         n = self.n
-        got: tuple[npt.NDArray[Any], ...] = (
-            self.obs[:n].copy(),
-            self.mask[:n].copy(),
-            self.label[:n].copy(),
-        )
+        got = {"obs": self.obs[:n].copy(), "mask": self.mask[:n].copy()}
+        got["label"] = self.label[:n].copy()
         if self.values is not None and self.hard is not None:
-            got += (self.values[:n].copy(), self.hard[:n].copy())
+            got |= {"values": self.values[:n].copy(), "hard": self.hard[:n].copy()}
+        if self.prior is not None:
+            got["prior"] = self.prior[:n].copy()
         self.n = self.seen = 0
         return got
 
@@ -454,6 +497,8 @@ def _label_worker(
     warm_teacher: str = "greedy_hard",
     warm_until: float = 0.0,
     prior_bonus: float = 0.0,
+    keep_values: bool = True,
+    prior: str | None = None,
 ) -> None:
     """A labelling process (``--threads`` above 1): its own games (of ``game`` under
     ``preset``) and teacher (``warm_teacher`` until the wall-clock time ``warm_until``),
@@ -469,11 +514,15 @@ def _label_worker(
     budget = Budget(None, iterations)
     warm = make_teacher(game, warm_teacher, iterations) if time.time() < warm_until else None
     enc = vg.encoding
-    mine = _Samples(enc.obs_size, enc.num_actions, games, values=hasattr(bot, "values"))
+    values = keep_values and hasattr(bot, "values")
+    mine = _Samples(enc.obs_size, enc.num_actions, games, values, prior is not None)
+    from madang.rl.prior import prior_of
+
+    prior_fn = prior_of(game, prior) if prior is not None else None
     while True:
         if warm is not None and time.time() >= warm_until:
             warm = None
-        _collect(vg, warm or bot, budget, mine, 1, explore, rng)
+        _collect(vg, warm or bot, budget, mine, 1, explore, rng, prior_fn)
         out.put(mine.take())
         if stop.is_set():
             return
@@ -521,6 +570,8 @@ class _Labellers:
                     cfg.warm_teacher,
                     time.time() + warm_s,
                     cfg.prior_bonus,
+                    cfg.distill != "argmax",
+                    cfg.prior,
                 ),
                 daemon=True,
             )
@@ -551,9 +602,9 @@ class _Labellers:
             except queue.Empty:
                 return got
             taken += 1
-            samples.extend(*arrays)
-            got += len(arrays[2])
-            self.received += len(arrays[2])
+            samples.extend(arrays)
+            got += len(arrays["label"])
+            self.received += len(arrays["label"])
 
     def close(self, samples: _Samples) -> None:
         """Stop the workers, keeping what they sent until they end."""
@@ -573,11 +624,12 @@ def _collect(
     steps: int,
     explore: float,
     rng: random.Random,
+    prior: Callable[[dict[str, Any], list[int], int], npt.NDArray[Any]] | None = None,
 ) -> None:
     """Step every game ``steps`` times, labelling each real decision with the teacher's
     choice from the seat's view (and, from a value teacher such as :class:`SearchQ`, with
-    its values of the legal actions where ``samples`` keeps values); the teacher plays it
-    (or a random legal action)."""
+    its values of the legal actions where ``samples`` keeps values; and with ``prior``'s
+    row where given); the teacher plays it (or a random legal action)."""
     import numpy as np
 
     view = seat_view(vg.game)
@@ -590,17 +642,18 @@ def _collect(
             if len(legal) == 1:
                 actions.append(legal[0])
                 continue
-            seat = int(vg.seats[i])
+            seen = view(st, int(vg.seats[i]))
+            p = prior(seen, legal, mask.shape[1]) if prior is not None else None
             if valued:
-                label, v = teacher.values(view(st, seat), legal, rng)
+                label, v = teacher.values(seen, legal, rng)
                 row = None
                 if v is not None:
                     row = np.zeros(mask.shape[1], dtype=np.float32)
                     row[legal] = v
-                samples.add(obs[i], mask[i], int(label), row)
+                samples.add(obs[i], mask[i], int(label), row, p)
             else:
-                label = int(teacher.act(view(st, seat), legal, rng, budget))
-                samples.add(obs[i], mask[i], label)
+                label = int(teacher.act(seen, legal, rng, budget))
+                samples.add(obs[i], mask[i], label, None, p)
             actions.append(rng.choice(legal) if rng.random() < explore else label)
         obs, mask, _, _ = vg.step(np.array(actions, dtype=np.int64))
 
@@ -642,11 +695,13 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
 def _bc_round(
     torch: Any, net: Any, opt: Any, samples: _Samples, cfg: TrainConfig, rng: random.Random
 ) -> tuple[float, float] | None:
-    """``cfg.updates_per_round`` minibatches of masked cross-entropy on the samples; the
-    mean loss and the agreement with the teacher (None when nothing was updated)."""
+    """``cfg.updates_per_round`` minibatches of masked cross-entropy on the samples (or
+    :func:`distill_loss` on a value teacher's); the mean loss and the agreement with the
+    teacher (None when nothing was updated). ``net`` is a :class:`Student` or a plain
+    network."""
     import numpy as np
 
-    net.train()
+    (net.net if isinstance(net, Student) else net).train()
     losses, hits, seen = [], 0, 0
     for _ in range(cfg.updates_per_round if samples.n else 0):
         idx = np.fromiter(
@@ -655,7 +710,8 @@ def _bc_round(
         x = torch.from_numpy(samples.obs[idx])
         m = torch.from_numpy(samples.mask[idx])
         y = torch.from_numpy(samples.label[idx])
-        raw = net(x)
+        p = None if samples.prior is None else torch.from_numpy(samples.prior[idx])
+        raw = net(x) if p is None else net(x, p)
         logits = raw.masked_fill(~m, -1e9)
         if samples.values is None or samples.hard is None:
             loss = torch.nn.functional.cross_entropy(logits, y)
@@ -736,20 +792,26 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     vg = VectorGames(game, cfg.games, seed=cfg.seed, preset=recipe.preset)
     vg.reset()
     enc = vg.encoding
-    net = _mlp(torch, enc.obs_size, cfg.hidden, enc.num_actions)
+    from madang.rl.prior import prior_of
+
+    prior_fn = prior_of(game, cfg.prior) if cfg.prior is not None else None
+    student = Student(torch, enc.obs_size, cfg.hidden, enc.num_actions, cfg.prior)
+    net = student.net
     if cfg.init is not None:
-        load_policy(torch, net, cfg.init)
+        load_policy(torch, net, cfg.init, student.beta)
     out.mkdir(parents=True, exist_ok=True)  # the settings and the bots are good: write
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    opt = torch.optim.Adam(student.parameters(), lr=cfg.lr)
+    keep_values = hasattr(teacher, "values") and cfg.distill != "argmax"
     samples = _Samples(
-        enc.obs_size, enc.num_actions, cfg.max_samples, values=hasattr(teacher, "values")
+        enc.obs_size, enc.num_actions, cfg.max_samples, keep_values, cfg.prior is not None
     )
     meta = {
         "teacher": cfg.teacher,
-        "distill": cfg.distill if samples.values is not None else None,
+        "distill": cfg.distill if hasattr(teacher, "values") else None,
         "seed": cfg.seed,
         **recipe.meta,
         "init": str(cfg.init) if cfg.init else None,
+        "prior": cfg.prior,
     }
     t0 = time.perf_counter()
     deadline = t0 + cfg.minutes * 60
@@ -767,7 +829,11 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     def checkpoint(deals: int, seed: int, save: bool = True) -> dict[str, Any]:
         if save:
             save_policy(
-                net, policy_path, game, {**meta, "samples": samples.seen, "ppo_steps": ppo_steps}
+                net,
+                policy_path,
+                game,
+                {**meta, "samples": samples.seen, "ppo_steps": ppo_steps},
+                student.beta,
             )
         row: dict[str, Any] = {
             "wall_s": round(time.perf_counter() - t0, 1),
@@ -803,10 +869,10 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
             checkpoint(cfg.eval_deals, cfg.seed + 1)
             next_eval = time.perf_counter() + cfg.eval_every * 60
         who = warm_teacher if warming else teacher
-        _collect(vg, who, budget, samples, cfg.steps_per_round, cfg.explore, rng)
+        _collect(vg, who, budget, samples, cfg.steps_per_round, cfg.explore, rng, prior_fn)
         if labellers is not None:
             labellers.drain(samples)
-        got = _bc_round(torch, net, opt, samples, cfg, rng)
+        got = _bc_round(torch, student, opt, samples, cfg, rng)
         if got is not None:
             loss_v, acc_v = got
         now = time.perf_counter()
@@ -1062,6 +1128,12 @@ def add_options(m: argparse.ArgumentParser, d: TrainConfig, game: str) -> None:
         help="share of --minutes cloning --warm-teacher before a value teacher's labels",
     )
     m.add_argument("--warm-teacher", default=d.warm_teacher, help="the bot cloned first")
+    m.add_argument(
+        "--prior",
+        default=d.prior,
+        help="a hand-written valuation the student reads beside the observation "
+        "(greedy_hard; needs --bc-share 1)",
+    )
     m.add_argument(
         "--prior-bonus",
         type=float,
