@@ -87,6 +87,11 @@ CURVE_FIELDS = (
 )
 
 
+#: How much faster than the network's weights a prior's scale ``beta`` learns (Adam
+#: moves a parameter by about its learning rate a step: at 1e-3 a scale of 3 would take
+#: thousands of steps, and a student whose ``beta`` stayed near 0 ignored the prior).
+PRIOR_LR = 30.0
+
 #: ``--keep``: the final ``policy.npz`` is the last weights, or the best evaluated ones
 #: (:func:`best_row`).
 KEEP = ("last", "best")
@@ -264,12 +269,40 @@ class SearchQ:
         return self.values(view, legal, rng)[0]
 
 
+class HardPlay:
+    """A teacher that plays the cards as ``hard`` does and answers every other question
+    (고/스톱, 국진, 총통, 광팔기's join/die) as ``greedy_hard`` (``--teacher hard_play``):
+    the search's card play wins more games than the one-ply valuation's, and the
+    valuation's 고/스톱, which nearly always stops, keeps those wins (docs/rl/train.md).
+    ``hard`` searches ``budget.iterations`` sampled worlds a decision."""
+
+    name = "hard_play"
+
+    def __init__(self) -> None:
+        from madang.bots import make_bot
+        from madang.bots.matgo_search import HARD_WEIGHTS
+
+        self.hard, self.weights = make_bot("matgo", "hard"), HARD_WEIGHTS
+
+    def act(self, view: dict[str, Any], legal: list[int], rng: random.Random, budget: Any) -> int:
+        from madang.bots.matgo_greedy import Knowledge, choose
+        from madang.matgo.engine import Phase
+
+        if len(legal) == 1:
+            return legal[0]
+        k = Knowledge.from_view(view, self.weights)
+        if k.phase in (Phase.PLAY, Phase.PICK_PLAY, Phase.PICK_FLIP):
+            return int(self.hard.act(view, legal, rng, budget))
+        return choose(k, legal)
+
+
 #: Teachers for ``--teacher`` beside the registered bots: ``greedy_hard`` is ``greedy``'s
 #: one-ply valuation with ``hard``'s weights (52% of decided games against ``greedy``,
 #: docs/bots.md), at ``greedy``'s cost.
 TEACHERS: dict[str, dict[str, Callable[[int, float], Any]]] = {
     "matgo": {
         "greedy_hard": lambda _w, _b: _greedy_hard(),
+        "hard_play": lambda _w, _b: HardPlay(),
         "search_q": lambda worlds, bonus: SearchQ("win", worlds, bonus),
         "search_q_points": lambda worlds, bonus: SearchQ("points", worlds, bonus),
     }
@@ -783,7 +816,11 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     policy_path = out / "policy.npz"
     teacher = make_teacher(game, cfg.teacher, cfg.teacher_iterations, cfg.prior_bonus)
     # a value teacher is preceded by cloning --warm-teacher for --warm-share of the time
-    warm_s = cfg.minutes * 60 * cfg.warm_share if hasattr(teacher, "values") else 0.0
+    # (or, under --prior, any teacher other than --warm-teacher: a search's labels)
+    warms = hasattr(teacher, "values") or (
+        cfg.prior is not None and cfg.teacher != cfg.warm_teacher
+    )
+    warm_s = cfg.minutes * 60 * cfg.warm_share if warms else 0.0
     warm_teacher = (
         make_teacher(game, cfg.warm_teacher, cfg.teacher_iterations) if warm_s > 0 else teacher
     )
@@ -800,7 +837,10 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     if cfg.init is not None:
         load_policy(torch, net, cfg.init, student.beta)
     out.mkdir(parents=True, exist_ok=True)  # the settings and the bots are good: write
-    opt = torch.optim.Adam(student.parameters(), lr=cfg.lr)
+    groups: list[dict[str, Any]] = [{"params": list(net.parameters())}]
+    if student.beta is not None:  # Adam moves a weight about lr a step: beta, 30 times that
+        groups.append({"params": [student.beta], "lr": cfg.lr * PRIOR_LR})
+    opt = torch.optim.Adam(groups, lr=cfg.lr)
     keep_values = hasattr(teacher, "values") and cfg.distill != "argmax"
     samples = _Samples(
         enc.obs_size, enc.num_actions, cfg.max_samples, keep_values, cfg.prior is not None
