@@ -123,3 +123,75 @@ def test_a_run_with_the_prior_plays_as_a_bot(tmp_path: Path) -> None:
     assert pol.prior == "greedy_hard" and pol.beta is not None and pol.beta != 0.0
     assert pol.layers[0][0].shape[0] == 547 + 175  # the observation and the prior's row
     plays_a_matgo_game(out / "policy.npz", seed=5)
+
+
+def test_hard_play_plays_the_cards_as_hard_and_answers_the_rest_as_greedy_hard() -> None:
+    from madang.bots import Budget, make_bot
+    from madang.bots.matgo_greedy import Knowledge, choose
+    from madang.bots.matgo_search import HARD_WEIGHTS
+    from madang.matgo.engine import Phase
+    from madang.rl.train import HardPlay, make_teacher
+
+    teacher = make_teacher("matgo", "hard_play")
+    assert isinstance(teacher, HardPlay)
+    hard = make_bot("matgo", "hard")
+    phases: set[Phase] = set()
+    for seed in range(12):
+        for seen, legal in _states(seed, 60):
+            if len(legal) == 1:
+                continue
+            got = teacher.act(seen, legal, random.Random(seed), Budget(None, 2))  # type: ignore[arg-type]
+            k = Knowledge.from_view(seen, HARD_WEIGHTS)  # type: ignore[arg-type]
+            phases.add(k.phase)
+            if k.phase in (Phase.PLAY, Phase.PICK_PLAY, Phase.PICK_FLIP):
+                want = hard.act(seen, legal, random.Random(seed), Budget(None, 2))  # type: ignore[arg-type]
+            else:
+                want = choose(k, legal)
+            assert got == want
+    assert {Phase.PLAY, Phase.GO_STOP} <= phases
+
+
+def test_a_prior_run_with_a_search_teacher_and_a_worker(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    import json
+
+    out = tmp_path / "run"
+    tiny = [*TINY[: TINY.index("--teacher")], *TINY[TINY.index("--teacher") + 2 :]]
+    tiny = [*tiny[: tiny.index("--threads")], *tiny[tiny.index("--threads") + 2 :]]
+    args = ["--bc-share", "1", "--prior", "greedy_hard", "--teacher", "hard_play"]
+    args += ["--teacher-iterations", "1", "--warm-share", "0.5", "--threads", "2"]
+    assert main(["train", "matgo", "--out", str(out), *tiny, *args, "--minutes", "0.05"]) == 0
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["worker_samples"] > 0 and summary["config"]["prior"] == "greedy_hard"
+    plays_a_matgo_game(out / "policy.npz", seed=6)
+
+
+def test_a_workers_states_come_with_their_prior_rows() -> None:
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    import time
+
+    from madang.rl.train import TrainConfig, _Labellers, _Samples
+    from madang.rl.vector import VectorGames
+
+    cfg = TrainConfig(
+        teacher="greedy_hard", prior="greedy_hard", bc_share=1, games=4, steps_per_round=2
+    )
+    enc = VectorGames("matgo", 1, seed=0).encoding
+    samples = _Samples(enc.obs_size, enc.num_actions, 10_000, prior=True)
+    workers = _Labellers(1, cfg)
+    try:
+        for _ in range(100):
+            time.sleep(0.1)
+            if workers.drain(samples) and samples.n >= 8:
+                break
+    finally:
+        workers.close(samples)
+    assert samples.prior is not None and samples.n >= 8
+    below = 0
+    for k in range(samples.n):
+        legal = np.flatnonzero(samples.mask[k])
+        row = samples.prior[k]
+        assert len(legal) > 1 and row[samples.label[k]] == 0.0  # greedy_hard's own choice
+        assert (row[legal] <= 0).all() and not row[~samples.mask[k]].any()
+        below += bool((row[legal] < 0).any())
+    assert below > samples.n // 2  # (two plays may be worth the same)

@@ -262,10 +262,12 @@ def test_a_labelling_worker_plays_the_game_and_preset_it_is_given() -> None:
 
     from madang.rl.train import _label_worker
 
-    out: queue.Queue[tuple[Any, ...]] = queue.Queue()
+    out: queue.Queue[dict[str, Any]] = queue.Queue()
     stop = threading.Event()
     stop.set()  # one step, then it returns
     _label_worker(4, 4, "normal", 1, 1, 0.0, out, stop, "mahjong", "yangpan")
-    obs, mask, label = out.get_nowait()
+    sent = out.get_nowait()
+    assert sorted(sent) == ["label", "mask", "obs"]  # no values, no prior rows
+    obs, mask, label = sent["obs"], sent["mask"], sent["label"]
     assert obs.shape[1] == 482 and mask.shape[1] == 130
     assert all(mask[k, label[k]] for k in range(len(label)))
