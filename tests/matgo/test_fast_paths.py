@@ -88,8 +88,10 @@ def test_stop_points_is_the_settlements_total_with_or_without_gukjin(
     g.go_at = [rng.randrange(1, 40) if go else 0 for go in g.go_count]
     g.shakes = [rng.choice([0, 0, 1, 2]) for _ in range(n)]
     g.carry = rng.choice([1, 2, 4])
-    if rules.shodang:
-        g.shodang_by = rng.randrange(-1, n)
-        g.shodang_yes, g.shodang_no = rng.randrange(1 << n), rng.randrange(1 << n)
+    if rules.shodang:  # as the game leaves them: every other seat accepted or refused
+        g.shodang_by = by = rng.randrange(-1, n)
+        answers = [(o, rng.random() < 0.5) for o in range(n) if by >= 0 and o != by]
+        g.shodang_yes = sum(1 << o for o, yes in answers if yes)
+        g.shodang_no = sum(1 << o for o, yes in answers if not yes)
     p = rng.randrange(n)
     assert g.stop_points(p) == sum(g._settlement(p)[1])
