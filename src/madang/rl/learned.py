@@ -75,7 +75,9 @@ class NumpyPolicy:
             x = x @ w + b
             if i < len(self.layers) - 1:
                 x = np.maximum(x, 0)
-        return x if self.beta is None or prior is None else x + self.beta * prior
+        if self.beta is None or prior is None:  # (a prior was required above)
+            return x
+        return x + self.beta * prior
 
     def predict(
         self,

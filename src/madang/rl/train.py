@@ -325,6 +325,18 @@ def make_teacher(game: str, name: str, worlds: int = 8, prior_bonus: float = 0.0
     return factory(worlds, prior_bonus) if factory is not None else make_bot(game, name)
 
 
+def keeps_values(teacher: Any, distill: str) -> bool:
+    """Whether samples keep ``teacher``'s action values: a value teacher
+    (:class:`SearchQ`) distilled by ``mse`` or ``soft``, not by its ``argmax`` label.
+
+    >>> keeps_values(make_teacher("matgo", "search_q"), "mse")
+    True
+    >>> keeps_values(make_teacher("matgo", "search_q"), "argmax")
+    False
+    """
+    return hasattr(teacher, "values") and distill != "argmax"
+
+
 def best_row(rows: list[dict[str, Any]]) -> int | None:
     """``--keep best``'s rule, fixed before the run: among the evaluated rows, the one
     whose win rate's lower bound (``win_rate - win_rate_ci95``) is highest among those
@@ -376,7 +388,7 @@ class Student:
     def __init__(
         self, torch: Any, obs_size: int, hidden: tuple[int, ...], actions: int, prior: str | None
     ) -> None:
-        self.torch, self.prior = torch, prior
+        self.torch = torch
         self.net = _mlp(torch, obs_size + (actions if prior else 0), hidden, actions)
         self.beta = torch.nn.Parameter(torch.zeros(())) if prior else None
 
@@ -388,6 +400,9 @@ class Student:
 
     def parameters(self) -> list[Any]:
         return [*self.net.parameters(), *([self.beta] if self.beta is not None else [])]
+
+    def train(self) -> None:
+        self.net.train()
 
 
 def save_policy(net: Any, path: Path, game: str, meta: dict[str, Any], beta: Any = None) -> None:
@@ -494,8 +509,8 @@ class _Samples:
 
     def extend(self, arrays: dict[str, npt.NDArray[Any]]) -> None:
         """Add a batch of labelled states (a worker's round: :meth:`take`'s arrays)."""
-        label, values, hard, prior = (arrays.get(k) for k in ("label", "values", "hard", "prior"))
-        assert label is not None
+        label = arrays["label"]
+        values, hard, prior = (arrays.get(k) for k in ("values", "hard", "prior"))
         for k in range(len(label)):
             v = None if values is None or hard is None or hard[k] else values[k]
             p = None if prior is None else prior[k]
@@ -530,7 +545,7 @@ def _label_worker(
     warm_teacher: str = "greedy_hard",
     warm_until: float = 0.0,
     prior_bonus: float = 0.0,
-    keep_values: bool = True,
+    distill: str = "mse",
     prior: str | None = None,
 ) -> None:
     """A labelling process (``--threads`` above 1): its own games (of ``game`` under
@@ -538,6 +553,7 @@ def _label_worker(
     each step's labelled states sent to ``out`` as arrays, until ``stop`` is set (at
     least one step)."""
     from madang.bots import Budget
+    from madang.rl.prior import prior_of
     from madang.rl.vector import VectorGames
 
     rng = random.Random(seed)
@@ -547,10 +563,8 @@ def _label_worker(
     budget = Budget(None, iterations)
     warm = make_teacher(game, warm_teacher, iterations) if time.time() < warm_until else None
     enc = vg.encoding
-    values = keep_values and hasattr(bot, "values")
+    values = keeps_values(bot, distill)
     mine = _Samples(enc.obs_size, enc.num_actions, games, values, prior is not None)
-    from madang.rl.prior import prior_of
-
     prior_fn = prior_of(game, prior) if prior is not None else None
     while True:
         if warm is not None and time.time() >= warm_until:
@@ -603,7 +617,7 @@ class _Labellers:
                     cfg.warm_teacher,
                     time.time() + warm_s,
                     cfg.prior_bonus,
-                    cfg.distill != "argmax",
+                    cfg.distill,
                     cfg.prior,
                 ),
                 daemon=True,
@@ -734,7 +748,7 @@ def _bc_round(
     network."""
     import numpy as np
 
-    (net.net if isinstance(net, Student) else net).train()
+    net.train()
     losses, hits, seen = [], 0, 0
     for _ in range(cfg.updates_per_round if samples.n else 0):
         idx = np.fromiter(
@@ -841,9 +855,12 @@ def run(cfg: TrainConfig, recipe: Recipe, log: Callable[[str], None] = print) ->
     if student.beta is not None:  # Adam moves a weight about lr a step: beta, 30 times that
         groups.append({"params": [student.beta], "lr": cfg.lr * PRIOR_LR})
     opt = torch.optim.Adam(groups, lr=cfg.lr)
-    keep_values = hasattr(teacher, "values") and cfg.distill != "argmax"
     samples = _Samples(
-        enc.obs_size, enc.num_actions, cfg.max_samples, keep_values, cfg.prior is not None
+        enc.obs_size,
+        enc.num_actions,
+        cfg.max_samples,
+        keeps_values(teacher, cfg.distill),
+        cfg.prior is not None,
     )
     meta = {
         "teacher": cfg.teacher,
@@ -1158,14 +1175,16 @@ def add_options(m: argparse.ArgumentParser, d: TrainConfig, game: str) -> None:
         "--distill",
         default=d.distill,
         help=f"a value teacher's targets ({', '.join(DISTILL)}): cross-entropy against "
-        "softmax(values/T), or squared error of the centred logits against values/T",
+        "softmax(values/T), squared error of the centred logits against values/T, or "
+        "the best value's action as a label",
     )
     m.add_argument("--temperature", type=float, default=d.temperature, help="T of --distill")
     m.add_argument(
         "--warm-share",
         type=float,
         default=d.warm_share,
-        help="share of --minutes cloning --warm-teacher before a value teacher's labels",
+        help="share of --minutes cloning --warm-teacher before a value teacher's labels "
+        "(or, under --prior, any other teacher's)",
     )
     m.add_argument("--warm-teacher", default=d.warm_teacher, help="the bot cloned first")
     m.add_argument(
