@@ -2,14 +2,15 @@
 
 Each variant is ``hard`` (:class:`~madang.bots.mahjong_value.ValueBot`) with some class
 attributes changed, written ``NAME=JSON`` and joined by ``;`` (a JSON list becomes a
-tuple; ``""`` is ``hard`` as shipped). Every variant plays the same deals of the arena
-(:func:`madang.arena.play_deals`: a deal's four hands, the variant at each seat, the
-match seed ``--seed``), so the difference from the first variant is paired deal by deal:
-the bots are deterministic, and two variants play the same hands until their decisions
-differ. Printed per variant: points per hand (95% CI, paired by deal), the hands won and
-dealt in, the CPU time per decision (p95 and p99, ``time.thread_time``: what a quiet
-core shows), and the difference in points per hand from the first variant with its
-95% CI.
+tuple; ``""`` is ``hard`` as shipped; ``danger.NAME=JSON`` changes an attribute of its
+danger model, :class:`~madang.bots.mahjong_value.ValueDanger`). Every variant plays the
+same deals of the arena (:func:`madang.arena.play_deals`: a deal's four hands, the
+variant at each seat, the match seed ``--seed``), so the difference from the first
+variant is paired deal by deal: the bots are deterministic, and two variants play the
+same hands until their decisions differ. Printed per variant: points per hand (95% CI,
+paired by deal), the hands won and dealt in, the CPU time per decision (p95 and p99,
+``time.thread_time``: what a quiet core shows), and the difference in points per hand
+from the first variant with its 95% CI.
 
     python3 benchmarks/mahjong_screen.py --preset yangpan --seed 77 --deals 500 \\
         "lookahead=[false,false,false,false]" ""
@@ -27,19 +28,25 @@ from typing import Any
 
 from madang.arena import play_deals
 from madang.bots.base import Budget, register_bot
-from madang.bots.mahjong_value import ValueBot
+from madang.bots.mahjong_value import ValueBot, ValueDanger
 
 
 def variant(spec: str) -> type[ValueBot]:
     """``hard`` with the attributes of ``spec`` (``NAME=JSON;…``) changed, timing its
     decisions in CPU time."""
     attrs: dict[str, Any] = {}
+    danger: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in spec.split(";"))):
         name, _, raw = item.partition("=")
-        if not hasattr(ValueBot, name):
-            raise SystemExit(f"ValueBot has no attribute {name!r}")
+        owner, into = ValueBot, attrs
+        if name.startswith("danger."):
+            name, owner, into = name.removeprefix("danger."), ValueDanger, danger
+        if not hasattr(owner, name):
+            raise SystemExit(f"{owner.__name__} has no attribute {name!r}")
         value = json.loads(raw)
-        attrs[name] = tuple(value) if isinstance(value, list) else value
+        into[name] = tuple(value) if isinstance(value, list) else value
+    if danger:
+        attrs["danger_model"] = type("ScreenedDanger", (ValueDanger,), danger)
     cpu: list[float] = []
 
     def act(self: ValueBot, view: Any, legal: Any, rng: Any, budget: Any) -> int:

@@ -11,6 +11,12 @@ paired game by game (mean and 95% CI of the per-game difference from the first r
     taskset -c 1 python3 benchmarks/matgo_go_rules.py --deals 600 --seed 11 \\
         --rules risk=1 risk=0.3 risk=0.2 risk=0.1 risk=0.05 margin=5 greedy-rule
 
+``--b-rule RULE`` makes the opponent ``hard`` itself, deterministic in the same way with
+that rule (``--b-rule risk=0.05`` is ``hard`` as shipped: the rules head to head)::
+
+    taskset -c 0 python3 benchmarks/matgo_go_rules.py --deals 600 --seed 11 \\
+        --b-rule risk=0.05 --rules risk=0.2
+
 A rule is ``risk=R`` (``go_risk``: 스톱 when the opponent wins in more than R of the
 worlds; 1 is expected payment alone), ``margin=M`` (``go_margin``, with no cap on the
 risk) or ``greedy-rule`` (``search_go=False``). A rule's games are printed as one table row.
@@ -73,7 +79,18 @@ def row(rule: str, games: list[GameResult], first: list[GameResult] | None) -> s
     wins = sum(g.winner == 0 for g in games)
     losses = sum(g.winner == 1 for g in games)
     pts = sum(g.net[0] for g in games) / len(games)
-    cells = [rule, f"{wins / max(1, wins + losses):.2%}", f"{pts:+.2f}"]
+    by_deal: dict[int, list[int]] = {}
+    for g in games:
+        by_deal.setdefault(g.deal, []).append(g.net[0])
+    means = [sum(v) / len(v) for v in by_deal.values()]
+    sd = math.sqrt(sum((m - pts) ** 2 for m in means) / max(1, len(means) - 1))
+    half = 1.96 * sd / math.sqrt(len(means))
+    cells = [
+        rule,
+        f"{wins} / {losses}",
+        f"{wins / max(1, wins + losses):.2%}",
+        f"{pts:+.2f} ({pts - half:+.2f} .. {pts + half:+.2f})",
+    ]
     if first is None:
         return "| " + " | ".join([*cells, "—", "—"]) + " |"
     diff = [g.net[0] - f.net[0] for g, f in zip(games, first, strict=True)]
@@ -89,19 +106,28 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=600)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--b", default="greedy", help="the opponent")
+    ap.add_argument("--b-rule", help="the opponent is hard with this rule (overrides --b)")
     ap.add_argument("--iterations", type=int, default=60, help="samples per play")
     ap.add_argument("--go-playouts", type=int, default=1200, help="playouts per 고/스톱")
     ap.add_argument("--rules", nargs="+", default=["risk=1", "risk=0.05"])
     args = ap.parse_args()
     print(f"matgo_go_rules: {pin_one_core()}, {args.deals} deals, seed {args.seed}")
-    print("| 고/스톱 rule | A's win rate | A's points per game | changed | change in points |")
-    print("|---|---|---|---|---|")
+    print(
+        "| 고/스톱 rule | A wins / B wins | A's win rate | A's points per game (95% CI by deal)"
+        " | changed | change in points |"
+    )
+    print("|---|---|---|---|---|---|")
     budget = Budget(time_s=None, iterations=args.iterations)
+    opponent = args.b
+    if args.b_rule:
+        b_bot = make_rule(args.b_rule, args.go_playouts)
+        register_bot("matgo", "go-rule-b", lambda: b_bot)
+        opponent = "go-rule-b"
     first: list[GameResult] | None = None
     for rule in args.rules:
         bot = make_rule(rule, args.go_playouts)
         register_bot("matgo", "go-rule", lambda bot=bot: bot)
-        res = play_deals("matgo", ["go-rule", args.b], range(args.deals), args.seed, budget)
+        res = play_deals("matgo", ["go-rule", opponent], range(args.deals), args.seed, budget)
         games = sorted(res.games, key=lambda g: (g.deal, g.rotation))
         print(row(rule, games, first), flush=True)
         if first is None:
