@@ -244,3 +244,46 @@ def test_win_rows_are_hards_discards_labelled_by_its_wins() -> None:
     # a hand hard won was ready after its last discard; and it did win some hand
     winners = {h for h, w in zip(hands, won, strict=True) if w}
     assert winners and all(last[h][0] == 0 for h in winners)
+
+
+def test_under_mupan_a_fold_lets_a_slightly_riskier_push_discard_through() -> None:
+    """``safe_by_min``: under 무판 a fold is called off when the push discard's danger is
+    at most 0.08 (0.04 under 양판/삼판). Where that changes the discard, the push tile's
+    danger is between the two limits and the 0.04 bot's fold tile is safer."""
+    strict = type("Strict", (ValueBot,), {"safe_by_min": (0.04, 0.04, 0.04, 0.04)})
+    differed = 0
+    for h in range(40):
+        state = new_hand(MahjongRules(min_pan=0), seed=h)
+        me = h % 4
+        bots: list[Any] = [EfficiencyBot() for _ in range(4)]
+        bots[me] = ValueBot()
+        twin = strict()  # asked whenever hard is, so it remembers what hard does
+        while not state.over:
+            seat = state.pending[0]
+            action = _act(bots[seat], state, seat)
+            if seat == me:
+                other = _act(twin, state, seat)
+                if other != action:
+                    assert state.phase == "discard"
+                    differed += 1
+                    danger = bots[me].danger(Table.from_view(view(state, seat)))
+                    assert 0.04 < danger.danger(action.tile) <= 0.08
+                    assert danger.danger(other.tile) < danger.danger(action.tile)
+            step(state, action)
+    assert differed > 0
+
+
+def test_under_yangpan_the_fold_limit_is_unchanged() -> None:
+    strict = type("Strict", (ValueBot,), {"safe_by_min": (0.04, 0.04, 0.04, 0.04)})
+    for h in range(12):
+        state = new_hand(MahjongRules(min_pan=2), seed=h)
+        me = h % 4
+        bots: list[Any] = [EfficiencyBot() for _ in range(4)]
+        bots[me] = ValueBot()
+        twin = strict()
+        while not state.over:
+            seat = state.pending[0]
+            action = _act(bots[seat], state, seat)
+            if seat == me:
+                assert _act(twin, state, seat) == action
+            step(state, action)

@@ -245,11 +245,16 @@ class DefensiveBot(EfficiencyBot):
         fold = (danger.max_threat >= 1.0 and best_eff >= self.fold_declared) or (
             danger.strong_threat and best_eff >= self.fold_strong
         )
-        if fold and risks[pick[0]] > self.safe_enough:
+        if fold and risks[pick[0]] > self.safe_limit(t):
             order = {o[0]: i for i, o in enumerate(options)}
             k = min(pool, key=lambda o: (round(risks[o[0]], 3), order[o[0]]))[0]
             return self.with_declaration(t, legal, k, 0.0)
         return self.with_declaration(t, legal, pick[0], pick[2])
+
+    def safe_limit(self, t: Table) -> float:
+        """The danger up to which a push discard is played even when folding is called
+        for: :attr:`safe_enough` (the value bot sets it by table minimum)."""
+        return self.safe_enough
 
     def push_choice(
         self,

@@ -284,6 +284,12 @@ class ValueBot(DefensiveBot):
     slack: int = 0
     """Discards up to this many tiles further from ready than the best are considered
     (1 or more measured worse: the value of a distant line does not pay for the tempo)."""
+    safe_by_min: tuple[float, float, float, float] = (0.08, 0.08, 0.04, 0.04)
+    """By table minimum (0–3): the defensive bot's ``safe_enough`` — a fold is called off
+    when the push discard's danger is at most this. Under 무판 0.08 (8,000 hands paired
+    by deal: +0.09 points per hand on seed 80, +0.05 on seed 81, +0.03 on the walls of
+    2026, for about a quarter of a point more deal-in rate); under 양판 it measured
+    −0.01, so 0.04 stays there (docs/bots.md, the fifth pass)."""
     risk_points: float = 0.5
     """When pushing: how much of the best option's expected points one unit of danger
     costs (the defensive bot's ``risk_weight``, on the value scale)."""
@@ -355,6 +361,10 @@ class ValueBot(DefensiveBot):
                 for k in t.rivers[q][mark[q] : lengths[q]]:
                     out[p] |= 1 << k
         return out
+
+    def safe_limit(self, t: Table) -> float:
+        """:attr:`safe_by_min` at this table's minimum."""
+        return self.safe_by_min[t.min_pan]
 
     def danger(self, t: Table) -> DangerModel:
         """The danger model, with the tiles declared seats let pass (:meth:`passed`)."""
