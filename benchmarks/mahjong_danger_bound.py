@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -63,6 +62,7 @@ from madang.mahjong.rules import preset as rules_preset
 from madang.mahjong.state import ACTION_FORMS, HandState, act
 from madang.mahjong.tiles import DRAGONS, NUM_KINDS
 from madang.mahjong.view import view as seat_view
+from mahjong_screen import paired_line
 
 # ---------------------------------------------------------------------------- the truth
 
@@ -127,12 +127,6 @@ class _Oracle(ValueBot):
         return super().choose(view, legal)
 
 
-def _ci(xs: list[float]) -> tuple[float, float, float]:
-    m = statistics.fmean(xs)
-    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
-    return m, m - h, m + h
-
-
 def paired(
     variants: Sequence[tuple[str, type[ValueBot]]], preset: str, seed: int, deals: int
 ) -> None:
@@ -147,22 +141,11 @@ def paired(
             "mahjong", [name, "efficiency", "efficiency", "efficiency"], range(deals), seed,
             Budget(), preset=preset,
         )  # fmt: skip
-        per = [0.0] * deals
-        for g in res.games:
-            per[g.deal] += g.net[0] / 4
-        hands = len(res.games)
-        won = sum(g.winner == 0 for g in res.games) / hands
-        dealt = sum(bool(g.deal_in and g.deal_in[0]) for g in res.games) / hands
-        m, lo, hi = _ci(per)
-        line = (
-            f"{label:34} {preset} seed {seed}, {hands} hands: {m:+.3f} ({lo:+.2f} .. {hi:+.2f}), "
-            f"won {won:.2%}, dealt in {dealt:.2%} [{time.perf_counter() - t0:.0f} s]"
-        )
-        if first is None:
-            first = per
-        else:
-            dm, dlo, dhi = _ci([a - b for a, b in zip(per, first, strict=True)])
-            line += f"; against the first: {dm:+.3f} ({dlo:+.2f} .. {dhi:+.2f})"
+        line, per = paired_line(
+            f"{label:34} {preset} seed {seed}", res.games, deals, first,
+            f" [{time.perf_counter() - t0:.0f} s]",
+        )  # fmt: skip
+        first = first or per
         print(line, flush=True)
 
 

@@ -24,9 +24,10 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from madang.arena import play_deals
+from madang.arena import GameResult, play_deals
 from madang.bots.base import Budget, register_bot
 from madang.bots.mahjong_value import ValueBot, ValueDanger
 
@@ -38,7 +39,8 @@ def variant(spec: str) -> type[ValueBot]:
     danger: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in spec.split(";"))):
         name, _, raw = item.partition("=")
-        owner, into = ValueBot, attrs
+        owner: type = ValueBot
+        into = attrs
         if name.startswith("danger."):
             name, owner, into = name.removeprefix("danger."), ValueDanger, danger
         if not hasattr(owner, name):
@@ -65,6 +67,34 @@ def ci(xs: list[float]) -> tuple[float, float, float]:
     return m, m - h, m + h
 
 
+def paired_line(
+    label: str,
+    games: Sequence[GameResult],
+    deals: int,
+    first: list[float] | None,
+    extra: str = "",
+) -> tuple[str, list[float]]:
+    """The line printed for a variant whose games (the variant at agent 0) are ``games``
+    over ``deals`` deals: its points per hand (95% CI by deal), the hands won and dealt
+    in, ``extra``, and — given the first variant's points per deal — the paired
+    difference from it; with the variant's points per deal."""
+    per = [0.0] * deals
+    for g in games:
+        per[g.deal] += g.net[0] / 4
+    hands = len(games)
+    won = sum(g.winner == 0 for g in games) / hands
+    dealt = sum(bool(g.deal_in and g.deal_in[0]) for g in games) / hands
+    m, lo, hi = ci(per)
+    line = (
+        f"{label}, {hands} hands: {m:+.3f} ({lo:+.2f} .. {hi:+.2f}), won {won:.2%}, "
+        f"dealt in {dealt:.2%}{extra}"
+    )
+    if first is not None:
+        dm, dlo, dhi = ci([a - b for a, b in zip(per, first, strict=True)])
+        line += f"; against the first: {dm:+.3f} ({dlo:+.2f} .. {dhi:+.2f})"
+    return line, per
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("variants", nargs="+", help='attribute changes, e.g. "slack=1" ("" = hard)')
@@ -80,25 +110,13 @@ def main(argv: list[str] | None = None) -> None:
         bots = [name, "efficiency", "efficiency", "efficiency"]
         deals = range(args.deals)
         res = play_deals("mahjong", bots, deals, args.seed, Budget(), preset=args.preset)
-        per = [0.0] * args.deals
-        for g in res.games:
-            per[g.deal] += g.net[0] / 4
-        hands = len(res.games)
-        won = sum(g.winner == 0 for g in res.games) / hands
-        dealt = sum(bool(g.deal_in and g.deal_in[0]) for g in res.games) / hands
         cpu = sorted(cls.cpu)  # type: ignore[attr-defined]
         p95, p99 = (1000 * cpu[min(len(cpu) - 1, int(q * len(cpu)))] for q in (0.95, 0.99))
-        m, lo, hi = ci(per)
-        line = (
-            f"{spec or 'hard':40} {args.preset} seed {args.seed}, {hands} hands: "
-            f"{m:+.3f} ({lo:+.2f} .. {hi:+.2f}), won {won:.2%}, dealt in {dealt:.2%}, "
-            f"CPU p95 {p95:.1f} ms, p99 {p99:.1f} ms"
-        )
-        if first is None:
-            first = per
-        else:
-            dm, dlo, dhi = ci([a - b for a, b in zip(per, first, strict=True)])
-            line += f"; against the first: {dm:+.3f} ({dlo:+.2f} .. {dhi:+.2f})"
+        line, per = paired_line(
+            f"{spec or 'hard':40} {args.preset} seed {args.seed}", res.games, args.deals,
+            first, f", CPU p95 {p95:.1f} ms, p99 {p99:.1f} ms",
+        )  # fmt: skip
+        first = first or per
         print(line, flush=True)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -24,6 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _load(name: str) -> ModuleType:
+    """A benchmark script as a module (the scripts import each other by name, as they do
+    when run from ``benchmarks/``)."""
+    if str(ROOT / "benchmarks") not in sys.path:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
     spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
