@@ -9,6 +9,10 @@ are dealt with the truth put in:
     the opponent's hidden hand as it is; the draw pile dealt at random from the rest, as
     always. This bounds what any reading of the opponent's hand (inference from its
     plays) could bring.
+``--told floor``
+    only which cards of the months on the floor the opponent holds (the rest of its hand
+    dealt at random from the other months): what its plays can best give away, since a
+    card of a floor month captures.
 ``--told all``
     the opponent's hand and the draw pile in its real order: no hidden information at all.
 
@@ -35,7 +39,7 @@ from madang.arena import play_deals
 from madang.bots import matgo_search
 from madang.bots.base import Budget, register_bot
 from madang.bots.matgo_search import SearchBot
-from madang.matgo.cards import BIT, cards_of
+from madang.matgo.cards import BIT, MONTH, MONTH_MASK, cards_of
 from madang.matgo.engine import MatgoState
 from madang.matgo.game import MatgoSession
 
@@ -48,7 +52,7 @@ GO_PLAYOUTS = 1200
 class _Told(matgo_search._Worlds):
     """Worlds of seat ``me``'s view with the truth of :data:`_TRUTH` dealt in (when set)."""
 
-    __slots__ = ("truth", "unseen")
+    __slots__ = ("floor_months", "truth", "unseen")
 
     def __init__(self, view: dict[str, Any], me: int, rng: random.Random) -> None:
         super().__init__(view, me, rng)
@@ -59,6 +63,10 @@ class _Told(matgo_search._Worlds):
         for c in b.pile:
             unseen |= BIT[c]
         self.unseen = unseen
+        months = 0
+        for c in cards_of(b.floor):
+            months |= MONTH_MASK[MONTH[c]]
+        self.floor_months = months
 
     def deal(self) -> MatgoState:
         truth = self.truth
@@ -66,11 +74,22 @@ class _Told(matgo_search._Worlds):
             return super().deal()
         b = self.base
         o = 1 - self.me
-        b.hands[o] = truth.hands[o]
-        if _TRUTH["told"] == "all":
+        told = _TRUTH["told"]
+        if told == "floor":
+            hidden = truth.hands[o] & ~b.revealed[o]
+            known = hidden & self.floor_months
+            others = cards_of(self.unseen & ~self.floor_months)
+            self.rng.shuffle(others)
+            hand = b.revealed[o] | known
+            for c in others[: hidden.bit_count() - known.bit_count()]:
+                hand |= BIT[c]
+            b.hands[o] = hand
+        else:
+            b.hands[o] = truth.hands[o]
+        if told == "all":
             b.pile = list(truth.pile)
         else:
-            rest = cards_of(self.unseen & ~truth.hands[o])
+            rest = cards_of(self.unseen & ~b.hands[o])
             self.rng.shuffle(rest)
             b.pile = rest
         b.deck = ()
@@ -121,7 +140,7 @@ def told_worlds() -> Iterator[None]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--told", choices=("hand", "all"), default="hand")
+    ap.add_argument("--told", choices=("hand", "floor", "all"), default="hand")
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--start", type=int, default=0, help="first deal (to split a run)")
     ap.add_argument("--seed", type=int, default=11)

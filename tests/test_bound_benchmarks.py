@@ -18,6 +18,7 @@ from madang.mahjong.game import MahjongSession
 from madang.mahjong.rules import preset
 from madang.mahjong.state import ACTION_FORMS, act
 from madang.mahjong.view import view as mahjong_view
+from madang.matgo.cards import cards_of
 from madang.matgo.game import deal as matgo_deal
 from madang.matgo.rules import MatgoRules
 
@@ -71,7 +72,8 @@ def test_the_mahjong_view_patch_stays_in_its_block() -> None:
 
 def test_the_matgo_worlds_hold_the_truth_only_when_told() -> None:
     """Told the hand, every world deals the opponent its real hand and the pile from the
-    rest; told everything, the pile in its real order; outside the block the search's
+    rest; told everything, the pile in its real order; told the floor, its cards of the
+    floor's months as they are and the rest at random; outside the block the search's
     worlds are its own again and views carry no state."""
     bound = _load("matgo_oracle_bound")
     session = matgo_deal(MatgoRules(), 7)
@@ -91,6 +93,21 @@ def test_the_matgo_worlds_hold_the_truth_only_when_told() -> None:
                 assert sorted(w.pile) == sorted(truth.pile)
                 if told == "all":
                     assert w.pile == truth.pile
+        bound._TRUTH.update(state=truth, told="floor")
+        worlds = matgo_search._Worlds(v, me, rng)
+        months = worlds.floor_months  # type: ignore[attr-defined]
+        assert months and truth.hands[opp] & months  # this deal: something to tell
+        hands = set()
+        for _ in range(8):
+            w = worlds.deal()
+            held = w.hands[opp]
+            hands.add(held)
+            assert held & months == truth.hands[opp] & months
+            assert held.bit_count() == truth.hands[opp].bit_count()
+            assert sorted([*cards_of(held), *w.pile]) == sorted(
+                [*cards_of(truth.hands[opp]), *truth.pile]
+            )
+        assert len(hands) > 1  # the other months dealt at random
         bound._TRUTH.update(state=None, told=None)
         untold = matgo_search._Worlds(v, me, rng)
         hands = {untold.deal().hands[opp] for _ in range(5)}
