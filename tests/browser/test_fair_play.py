@@ -184,7 +184,10 @@ def test_a_person_picks_a_card_for_sun_and_the_record_verifies(
         page.wait_for_function(
             "() => document.querySelector('[data-testid=first-pick]').classList.contains('hidden')"
         )
-        shown = [m for m in laid if m.get("dealer") is not None][-1]
+        # read again now: after a tie, the pick that decided came after ``laid`` was read
+        decided = [m for m in received if m["type"] == "first_pick" and m.get("dealer") is not None]
+        assert decided, laid
+        shown = decided[-1]
         dealt = next(m for m in received if m["type"] in ("update", "snapshot") and m.get("view"))
         assert dealt["view"]["dealer"] == shown["dealer"]
         page.locator("[data-testid=autoplay]").click()  # the computer plays it out
