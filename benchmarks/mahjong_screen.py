@@ -45,6 +45,8 @@ def variant(spec: str) -> type[ValueBot]:
             name, owner, into = name.removeprefix("danger."), ValueDanger, danger
         if not hasattr(owner, name):
             raise SystemExit(f"{owner.__name__} has no attribute {name!r}")
+        if owner is ValueBot and name == "safe_enough":
+            raise SystemExit("hard reads safe_by_min (by table minimum), not safe_enough")
         value = json.loads(raw)
         into[name] = tuple(value) if isinstance(value, list) else value
     if danger:
