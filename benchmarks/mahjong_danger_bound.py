@@ -332,20 +332,22 @@ def gather(presets: Sequence[str], seed: int, hands: int, wide: bool) -> Rows:
     return rows
 
 
-def _score(label: str, x: Any, y: Any, held: Any) -> Any:
+def _score(label: str, x: Any, y: Any, held: Any) -> None:
     w = fit(x[~held], y[~held], l2=1e-4)
     print(f"  {label:44} held-out log-loss {log_loss(w, x[held], y[held])[0]:.4f}", flush=True)
-    return fit(x, y, l2=1e-4)
 
 
 def _question(name: str, x: Any, hand: Any, y: Any, ids: Any, hands: int) -> Any:
+    """Print the log-loss of a constant, the shipped model and a logistic regression on
+    the held-out hands (the last 15%); returns which rows were held out."""
     held = ids >= hands - hands * 15 // 100
     b = float(np.mean(y[held]))
     const = -(b * math.log(b) + (1 - b) * math.log(1 - b))
     print(f"{name}: {len(y)} rows, {float(np.mean(y)):.3f} positive; held-out rows "
           f"{int(held.sum())}, a constant's log-loss {const:.4f}")  # fmt: skip
     _score("the shipped model's estimate, refitted", hand[:, None], y, held)
-    return _score("logistic on the view's features", x, y, held), held
+    _score("logistic on the view's features", x, y, held)
+    return held
 
 
 def _mlp(x: Any, y: Any, held: Any, seed: int) -> None:
@@ -382,12 +384,13 @@ def information(args: argparse.Namespace) -> None:
     rows = gather(args.presets.split(","), args.seed, args.hands, args.mlp)
     print(f"{args.hands} hands per preset ({args.presets}), seed {args.seed}: "
           f"{time.perf_counter() - t0:.0f} s")  # fmt: skip
-    ready_w, _ = _question(
-        "ready (an opponent not declared could win by 쏘아 now)", np.asarray(rows.ready),
-        np.asarray(rows.ready_hand), np.asarray(rows.ready_y), np.asarray(rows.ready_hand_id),
-        args.hands,
+    ready_x, ready_y = np.asarray(rows.ready), np.asarray(rows.ready_y)
+    _question(
+        "ready (an opponent not declared could win by 쏘아 now)", ready_x,
+        np.asarray(rows.ready_hand), ready_y, np.asarray(rows.ready_hand_id), args.hands,
     )  # fmt: skip
-    _, held = _question(
+    ready_w = fit(ready_x, ready_y, l2=1e-4)  # on every row, for the screen
+    held = _question(
         "wait (a kind in hand wins for a ready opponent)", np.asarray(rows.wait),
         np.asarray(rows.wait_hand), np.asarray(rows.wait_y), np.asarray(rows.wait_hand_id),
         args.hands,
