@@ -35,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import pin_one_core
-from madang.arena import GameResult, play_deals
+from madang.arena import GameResult, play_deals, points_ci
 from madang.bots import Budget
 from madang.bots.base import register_bot
 from madang.bots.matgo_search import SearchBot
@@ -79,17 +79,13 @@ def row(rule: str, games: list[GameResult], first: list[GameResult] | None) -> s
     wins = sum(g.winner == 0 for g in games)
     losses = sum(g.winner == 1 for g in games)
     pts = sum(g.net[0] for g in games) / len(games)
-    by_deal: dict[int, list[int]] = {}
-    for g in games:
-        by_deal.setdefault(g.deal, []).append(g.net[0])
-    means = [sum(v) / len(v) for v in by_deal.values()]
-    sd = math.sqrt(sum((m - pts) ** 2 for m in means) / max(1, len(means) - 1))
-    half = 1.96 * sd / math.sqrt(len(means))
+    _, _, ci = points_ci(games, 0)
+    lo, hi = ci or (pts, pts)
     cells = [
         rule,
         f"{wins} / {losses}",
         f"{wins / max(1, wins + losses):.2%}",
-        f"{pts:+.2f} ({pts - half:+.2f} .. {pts + half:+.2f})",
+        f"{pts:+.2f} ({lo:+.2f} .. {hi:+.2f})",
     ]
     if first is None:
         return "| " + " | ".join([*cells, "—", "—"]) + " |"

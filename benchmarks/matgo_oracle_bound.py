@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import statistics
 import sys
 import time
 from collections.abc import Iterator
@@ -35,7 +34,7 @@ from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
-from madang.arena import play_deals
+from madang.arena import play_deals, points_ci
 from madang.bots import matgo_search
 from madang.bots.base import Budget, register_bot
 from madang.bots.matgo_search import SearchBot
@@ -156,17 +155,13 @@ def main(argv: list[str] | None = None) -> None:
         )  # fmt: skip
     wins = sum(g.winner == 0 for g in res.games)
     losses = sum(g.winner == 1 for g in res.games)
-    by: dict[int, list[int]] = {}
-    for g in res.games:
-        by.setdefault(g.deal, []).append(g.net[0])
-    per = [statistics.fmean(v) for v in by.values()]
-    m = statistics.fmean(per)
-    h = 1.96 * statistics.stdev(per) / math.sqrt(len(per))
+    _, m, ci = points_ci(res.games, 0)
+    lo, hi = ci or (m, m)
     print(
         f"told the {args.told} against hard, deals {args.start}..{args.start + args.deals - 1} "
         f"of seed {args.seed}: {len(res.games)} games, A {wins} / B {losses} "
         f"({wins / max(1, wins + losses):.1%}), A's points per game {m:+.2f} "
-        f"({m - h:+.2f} .. {m + h:+.2f}) [{time.perf_counter() - t0:.0f} s]"
+        f"({lo:+.2f} .. {hi:+.2f}) [{time.perf_counter() - t0:.0f} s]"
     )
 
 
