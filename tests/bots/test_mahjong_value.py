@@ -287,3 +287,35 @@ def test_under_yangpan_the_fold_limit_is_unchanged() -> None:
             if seat == me:
                 assert _act(twin, state, seat) == action
             step(state, action)
+
+
+def test_scores_kept_between_decisions_value_hands_as_a_fresh_bot_does() -> None:
+    """The bot keeps the scores of the ready hands it valued from one decision to the
+    next (while the seat's winds, flowers and the pot stay the same): at every decision
+    of whole hands its discard values equal those of a bot that keeps no score."""
+
+    class Forget(dict[Any, Any]):
+        def __setitem__(self, key: Any, value: Any) -> None:
+            pass
+
+    checked = used = 0
+    for h in range(16):
+        rules = MahjongRules(min_pan=2 if h % 2 else 0)
+        state = new_hand(rules, seed=100 + h)
+        me = h % 4
+        bots: list[Any] = [EfficiencyBot() for _ in range(4)]
+        bots[me] = warm = ValueBot()
+        while not state.over:
+            seat = state.pending[0]
+            action = _act(bots[seat], state, seat)
+            if seat == me and state.phase == "discard":
+                t = Table.from_view(view(state, seat))
+                fresh = ValueBot()
+                fresh._score_cache = Forget()
+                cold = fresh.discard_values(t, list(t.hand), t.my_melds)
+                assert warm.discard_values(t, list(t.hand), t.my_melds) == cold
+                checked += 1
+                used = max(used, len(warm._score_cache))
+            step(state, action)
+    assert checked > 20
+    assert used > 10  # the scores were kept, not made again

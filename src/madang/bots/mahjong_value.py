@@ -320,6 +320,8 @@ class ValueBot(DefensiveBot):
 
     def __init__(self) -> None:
         self._ready_cache: dict[tuple[int, ...], float] = {}
+        self._score_cache: dict[tuple[Any, ...], tuple[int, int]] = {}
+        self._score_context: tuple[Any, ...] = ()
         self._seat = -1
         self._wall = -1
         self._made = [0, 0, 0, 0]
@@ -396,34 +398,36 @@ class ValueBot(DefensiveBot):
         waits that score (by 쏘아 counted fully, by 올라 alone ``1 − ron_share``), and
         the mean points they bring, each wait scored exactly — with the 2 부가판 of the
         불러 it will be declared with when it can be (concealed, undeclared, four tiles
-        or more in the wall, under 양판/삼판 a wait that 쏘아 reaches the minimum on)."""
+        or more in the wall, under 양판/삼판 a wait that 쏘아 reaches the minimum on).
+        Each (hand, wait)'s scores are kept from one decision to the next while the
+        seat's winds, flowers, the pot and the rules stay the same: they depend on
+        nothing else, and scoring was most of the bot's time under 양판."""
         ms = [Meld(kind, tile) for kind, tile, _ in melds]
         furiten = any(k in t.rivers[t.seat] for k in waits)
         r = self.ron_share
         kinds = [k for k in range(NUM_KINDS) for _ in range(c13[k])]
         scored: list[tuple[int, int, int]] = []  # (unseen, ron points or -1, tsumo or -1)
+        context = (t.rules, t.seat_wind, t.round_wind, t.flowers, t.pot)
+        if context != self._score_context or len(self._score_cache) > 100_000:
+            self._score_cache.clear()
+            self._score_context = context
+        cache = self._score_cache
+        shape = (*c13, *(x for meld in melds for x in meld[:2]))
         for w in waits:
             u = t.unseen[w]
             if u <= 0:
                 continue
-            hand = sorted([*kinds, w])
-            tsumo = score_hand(
-                hand,
-                ms,
-                WinContext("tsumo", w, t.seat_wind, t.round_wind, t.flowers, pot=t.pot),
-                t.rules,
-            )
-            ron_points = -1
-            if not furiten:
-                ron = score_hand(
-                    hand,
-                    ms,
-                    WinContext("ron", w, t.seat_wind, t.round_wind, t.flowers, pot=t.pot),
-                    t.rules,
-                )
-                if ron.valid:
-                    ron_points = ron.points
-            scored.append((u, ron_points, tsumo.points if tsumo.valid else -1))
+            key = (*shape, w)
+            both = cache.get(key)
+            if both is None:
+                hand = sorted([*kinds, w])
+                points = []
+                for how in ("ron", "tsumo"):
+                    ctx = WinContext(how, w, t.seat_wind, t.round_wind, t.flowers, pot=t.pot)
+                    sc = score_hand(hand, ms, ctx, t.rules)
+                    points.append(sc.points if sc.valid else -1)
+                both = cache[key] = (points[0], points[1])
+            scored.append((u, -1 if furiten else both[0], both[1]))
         declarable = (
             not t.declared[t.seat]
             and all(kind == "ankan" for kind, _, _ in melds)
