@@ -174,13 +174,14 @@ def test_tiles_let_pass_by_a_declared_seat_are_safe_against_it() -> None:
     assert bot.passed(t) == [0, 0, 0, 0]
 
 
-def test_one_from_ready_looks_at_the_ready_hands_of_the_next_draw() -> None:
-    # Under 양판: 678m8m 11p22p 345p78p + 7z: throwing 8m or 7z leaves a hand one from ready with
-    # twelve tiles that help either way, and every ready hand the next draw makes throws
-    # the other single: the two lines are worth the same. line_pan saw a 역패 line in
-    # the lone 중 and kept it; the lookahead values them alike, so the usual order
-    # (an isolated honor first) decides.
-    rules = MahjongRules(min_pan=2)
+@pytest.mark.parametrize("min_pan", [0, 2], ids=["mupan", "yangpan"])
+def test_one_from_ready_looks_at_the_ready_hands_of_the_next_draw(min_pan: int) -> None:
+    # Under 양판 and 무판 alike: 678m8m 11p22p 345p78p + 7z: throwing 8m or 7z leaves a
+    # hand one from ready with twelve tiles that help either way, and every ready hand
+    # the next draw makes throws the other single: the two lines are worth the same.
+    # line_pan saw a 역패 line in the lone 중 and kept it; the lookahead values them
+    # alike, so the usual order (an isolated honor first) decides.
+    rules = MahjongRules(min_pan=min_pan)
     state = new_hand(rules, wall=build_wall(["6788m1122345p78p", "", "", ""], draws="7z"))
     t = Table.from_view(view(state, 0))
     opts = {k: (sh, uk) for k, sh, uk, _ in discard_options(t.hand, 0, t.unseen)}

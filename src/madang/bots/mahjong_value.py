@@ -23,11 +23,11 @@ hand_value`), and keeps the defensive bot's danger model, folding rules and decl
   part), 혼일색/청일색 by how few tiles stand off the main suit, 당요, 칠대작,
   삼앙꼬/사앙꼬 and 돌돌이 by the triplets held, 통관 by the runs; under 양판/삼판 a line
   below the minimum counts only in part.
-* **One draw ahead** (under 양판/삼판, :meth:`ValueBot.draw_value`): a hand one tile
-  from ready is valued by the ready hands its next draw makes — for every tile that
-  makes it ready, weighted by its unseen copies, the best ready hand that draw allows,
-  valued exactly as above (its waits, its points, the minimum by 쏘아 and by 올라) —
-  instead of by :func:`line_pan`.
+* **One draw ahead** (:meth:`ValueBot.draw_value`): a hand one tile from ready is
+  valued by the ready hands its next draw makes — for every tile that makes it ready,
+  weighted by its unseen copies, the best ready hand that draw allows, valued exactly
+  as above (its waits, its points, the minimum by 쏘아 and by 올라) — instead of by
+  :func:`line_pan`.
 * **Discards**: among the tiles that are not fatal, the one with the best expected points
   less the danger (the defensive bot's estimate, weighed as a share of the best
   option's value); it folds when the defensive bot would.
@@ -300,13 +300,15 @@ class ValueBot(DefensiveBot):
     """불러 rather than 엎어 with at least this many winning tiles unseen: 2 부가판
     instead of 1, for showing the waits (see the module doc)."""
 
-    lookahead: tuple[bool, bool, bool, bool] = (False, False, True, True)
+    lookahead: tuple[bool, bool, bool, bool] = (True, True, True, True)
     """By table minimum (0–3): value a hand one tile from ready by the ready hands its
     next draw can make (:meth:`draw_value`) rather than by the 판 it may reach
     (:meth:`line_value`). Under 양판 it tells the lines whose ready hands reach the
     minimum by 쏘아 from those that do not (2,000 hands paired by deal: +0.24 points per
-    hand on seed 77, −0.03 on seed 78, both within noise); under 무판 it changed little
-    (+0.04, seed 77) and dealt in more (12.7% of hands against 11.9%)."""
+    hand on seed 77, −0.03 on seed 78, both within noise). Under 무판 it was off until
+    the seventh pass: +0.04 on seed 77 (2,000 hands, dealing in more), then +0.07,
+    +0.08, +0.04 and +0.05 on seeds 80–83 (8,000 hands each, dealing in no more) and
+    +0.06 on the walls of 2026 (docs/bots.md, the seventh pass)."""
     ready_ref: float = 5.0
     """The winning tiles of the ready hand :meth:`draw_value` is scaled to."""
 
