@@ -19,7 +19,10 @@ that rule (``--b-rule risk=0.05`` is ``hard`` as shipped: the rules head to head
 
 A rule is ``risk=R`` (``go_risk``: 스톱 when the opponent wins in more than R of the
 worlds; 1 is expected payment alone), ``margin=M`` (``go_margin``, with no cap on the
-risk) or ``greedy-rule`` (``search_go=False``). A rule's games are printed as one table row.
+risk), ``net`` or ``net=R`` (``go_net``: 고's expected payment taken four plays after
+the 고 by :mod:`madang.bots.matgo_net`, as ``hard_learned`` does, the card play
+``hard``'s; the cap on the risk R, 0.05 by default) or ``greedy-rule``
+(``search_go=False``). A rule's games are printed as one table row.
 """
 
 from __future__ import annotations
@@ -68,8 +71,10 @@ def make_rule(rule: str, playouts: int) -> SearchBot:
         bot = _FixedGo(go_margin=float(value), go_risk=1.0)
     elif key == "greedy-rule":
         bot = _FixedGo(search_go=False)
+    elif key == "net":
+        bot = _FixedGo(go_net=True, go_risk=float(value or 0.05))
     else:
-        raise SystemExit(f"unknown rule {rule!r}: risk=R, margin=M or greedy-rule")
+        raise SystemExit(f"unknown rule {rule!r}: risk=R, margin=M, net[=R] or greedy-rule")
     bot.go_playouts = playouts
     return bot
 
