@@ -307,7 +307,7 @@ class ValueBot(DefensiveBot):
     minimum by 쏘아 from those that do not (2,000 hands paired by deal: +0.24 points per
     hand on seed 77, −0.03 on seed 78, both within noise). Under 무판 it was off until
     the seventh pass: +0.04 on seed 77 (2,000 hands, dealing in more), then +0.07,
-    +0.08, +0.04 and +0.05 on seeds 80–83 (8,000 hands each, dealing in no more) and
+    +0.08, +0.04 and +0.05 on seeds 80–83 (8,000 hands each, deal-in within 0.2) and
     +0.06 on the walls of 2026 (docs/bots.md, the seventh pass)."""
     ready_ref: float = 5.0
     """The winning tiles of the ready hand :meth:`draw_value` is scaled to."""
