@@ -7,10 +7,17 @@ from typing import Any
 
 import pytest
 
+from madang.bots import mahjong_value
 from madang.bots.base import Budget, make_bot
 from madang.bots.mahjong_defensive import DangerModel, DefensiveBot
 from madang.bots.mahjong_efficiency import EfficiencyBot, Table, discard_options
-from madang.bots.mahjong_value import ValueBot, ValueDanger, line_pan, win_chance
+from madang.bots.mahjong_value import (
+    ValueBot,
+    ValueDanger,
+    line_pan,
+    wait_points,
+    win_chance,
+)
 from madang.mahjong.engine import build_wall, legal_actions, new_hand, step
 from madang.mahjong.rules import MahjongRules
 from madang.mahjong.state import Action, HandState
@@ -290,16 +297,14 @@ def test_under_yangpan_the_fold_limit_is_unchanged() -> None:
             step(state, action)
 
 
-def test_scores_kept_between_decisions_value_hands_as_a_fresh_bot_does() -> None:
+def test_scores_kept_between_decisions_value_hands_as_a_fresh_bot_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The bot keeps the scores of the ready hands it valued from one decision to the
-    next (while the seat's winds, flowers and the pot stay the same): at every decision
-    of whole hands its discard values equal those of a bot that keeps no score."""
-
-    class Forget(dict[Any, Any]):
-        def __setitem__(self, key: Any, value: Any) -> None:
-            pass
-
-    checked = used = 0
+    next (:func:`wait_points`): at every decision of whole hands its discard values
+    equal those of a bot that scores every wait afresh."""
+    wait_points.cache_clear()
+    checked = 0
     for h in range(16):
         rules = MahjongRules(min_pan=2 if h % 2 else 0)
         state = new_hand(rules, seed=100 + h)
@@ -311,12 +316,12 @@ def test_scores_kept_between_decisions_value_hands_as_a_fresh_bot_does() -> None
             action = _act(bots[seat], state, seat)
             if seat == me and state.phase == "discard":
                 t = Table.from_view(view(state, seat))
-                fresh = ValueBot()
-                fresh._score_cache = Forget()
-                cold = fresh.discard_values(t, list(t.hand), t.my_melds)
-                assert warm.discard_values(t, list(t.hand), t.my_melds) == cold
+                kept = warm.discard_values(t, list(t.hand), t.my_melds)
+                with monkeypatch.context() as m:
+                    m.setattr(mahjong_value, "wait_points", wait_points.__wrapped__)
+                    cold = ValueBot().discard_values(t, list(t.hand), t.my_melds)
+                assert kept == cold
                 checked += 1
-                used = max(used, len(warm._score_cache))
             step(state, action)
     assert checked > 20
-    assert used > 10  # the scores were kept, not made again
+    assert wait_points.cache_info().hits > 10  # the scores were kept, not made again

@@ -64,6 +64,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any, Final
@@ -78,6 +79,7 @@ from madang.bots.mahjong_efficiency import (
 )
 from madang.mahjong.engine import EOPEO_MIN_WALL
 from madang.mahjong.hand import KIND_STEP, KIND_SUIT, shanten_keys
+from madang.mahjong.rules import MahjongRules
 from madang.mahjong.scoring import Meld, WinContext, score_hand
 from madang.mahjong.state import Action
 from madang.mahjong.tiles import NUM_KINDS, TERMINALS_AND_HONORS
@@ -90,6 +92,7 @@ __all__ = [
     "ValueDanger",
     "declared_others",
     "line_pan",
+    "wait_points",
     "win_chance",
     "win_features",
 ]
@@ -241,6 +244,40 @@ def line_pan(
     return pan
 
 
+@functools.lru_cache(maxsize=1 << 15)
+def wait_points(
+    c13: tuple[int, ...],
+    melds: tuple[tuple[str, int], ...],
+    wait: int,
+    seat_wind: int,
+    round_wind: int,
+    flowers: int,
+    pot: int,
+    rules: MahjongRules,
+) -> tuple[int, int]:
+    """The points of a ready hand (concealed counts ``c13``, ``melds`` as (kind, tile))
+    won on ``wait``: ``(by 쏘아, by 올라)``, -1 where that win does not score. Kept
+    (32,768 entries, about 13 MB when full; least recently used first out): a hand's scores
+    depend on nothing else, and the value bot asks for the same ones at decision after
+    decision — scoring was most of its time under 양판.
+
+    >>> from madang.mahjong.tiles import parse_tile, parse_tiles, to_counts
+    >>> c13 = tuple(to_counts(parse_tiles("123m456m789m123p1z")))
+    >>> east = parse_tile("1z")
+    >>> ron, tsumo = wait_points(c13, (), east, east, east, 0, 0, MahjongRules())
+    >>> 0 < ron < tsumo
+    True
+    """
+    hand = sorted([k for k in range(NUM_KINDS) for _ in range(c13[k])] + [wait])
+    ms = [Meld(kind, tile) for kind, tile in melds]
+    out = []
+    for how in ("ron", "tsumo"):
+        ctx = WinContext(how, wait, seat_wind, round_wind, flowers, pot=pot)
+        sc = score_hand(hand, ms, ctx, rules)
+        out.append(sc.points if sc.valid else -1)
+    return out[0], out[1]
+
+
 class ValueDanger(DangerModel):
     """The defensive bot's danger model, with a concealed seat that has not declared
     while it could counted at a fraction of the threat (:attr:`DangerModel.
@@ -322,8 +359,6 @@ class ValueBot(DefensiveBot):
 
     def __init__(self) -> None:
         self._ready_cache: dict[tuple[int, ...], float] = {}
-        self._score_cache: dict[tuple[Any, ...], tuple[int, int]] = {}
-        self._score_context: tuple[Any, ...] = ()
         self._seat = -1
         self._wall = -1
         self._made = [0, 0, 0, 0]
@@ -401,35 +436,20 @@ class ValueBot(DefensiveBot):
         the mean points they bring, each wait scored exactly — with the 2 부가판 of the
         불러 it will be declared with when it can be (concealed, undeclared, four tiles
         or more in the wall, under 양판/삼판 a wait that 쏘아 reaches the minimum on).
-        Each (hand, wait)'s scores are kept from one decision to the next while the
-        seat's winds, flowers, the pot and the rules stay the same: they depend on
-        nothing else, and scoring was most of the bot's time under 양판."""
-        ms = [Meld(kind, tile) for kind, tile, _ in melds]
+        Each wait is scored by :func:`wait_points`, which keeps its scores."""
         furiten = any(k in t.rivers[t.seat] for k in waits)
         r = self.ron_share
-        kinds = [k for k in range(NUM_KINDS) for _ in range(c13[k])]
         scored: list[tuple[int, int, int]] = []  # (unseen, ron points or -1, tsumo or -1)
-        context = (t.rules, t.seat_wind, t.round_wind, t.flowers, t.pot)
-        if context != self._score_context or len(self._score_cache) > 100_000:
-            self._score_cache.clear()
-            self._score_context = context
-        cache = self._score_cache
-        shape = (*c13, *(x for meld in melds for x in meld[:2]))
+        shape = tuple(c13)
+        meld_keys = tuple((kind, tile) for kind, tile, _ in melds)
         for w in waits:
             u = t.unseen[w]
             if u <= 0:
                 continue
-            key = (*shape, w)
-            both = cache.get(key)
-            if both is None:
-                hand = sorted([*kinds, w])
-                points = []
-                for how in ("ron", "tsumo"):
-                    ctx = WinContext(how, w, t.seat_wind, t.round_wind, t.flowers, pot=t.pot)
-                    sc = score_hand(hand, ms, ctx, t.rules)
-                    points.append(sc.points if sc.valid else -1)
-                both = cache[key] = (points[0], points[1])
-            scored.append((u, -1 if furiten else both[0], both[1]))
+            ron, tsumo = wait_points(
+                shape, meld_keys, w, t.seat_wind, t.round_wind, t.flowers, t.pot, t.rules
+            )
+            scored.append((u, -1 if furiten else ron, tsumo))
         declarable = (
             not t.declared[t.seat]
             and all(kind == "ankan" for kind, _, _ in melds)
