@@ -6,6 +6,7 @@ import io
 import json
 from contextlib import redirect_stdout
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -19,6 +20,7 @@ from madang.arena import (
     summarize,
 )
 from madang.bots import Budget
+from madang.bots.base import make_agent, registered_bot
 from madang.cli import main
 from madang.core.errors import RuleConfigError
 from madang.mahjong.record import replay as replay_mahjong
@@ -63,6 +65,36 @@ def test_cli_cpu_clock_budget() -> None:
     assert rc == 0
     budget = json.loads(out.getvalue())["budget"]
     assert budget == {"ms": 5.0, "iterations": None, "cpu_clock": True}
+
+
+class _BudgetProbe:
+    """Records the budget of every decision (and plays the first legal action)."""
+
+    name = "probe"
+    seen: ClassVar[list[Budget]] = []
+
+    def act(self, view: dict[str, object], legal: list[int], rng: object, budget: Budget) -> int:
+        self.seen.append(budget)
+        return legal[0]
+
+
+def test_a_bot_given_its_own_time_thinks_that_long_whatever_the_match_budget() -> None:
+    """``NAME@MS``: the bot gets ``MS`` ms a decision on the match's clock, no cap on
+    iterations; the other seat keeps the match's budget."""
+    _BudgetProbe.seen = []
+    with registered_bot("matgo", "probe", _BudgetProbe):
+        r = run_arena("matgo", ["probe@250", "greedy"], deals=1, seed=3,
+                      budget=Budget(0.01, 7, cpu=True))  # fmt: skip
+        assert r["a"] == "probe@250" and r["games"] == 2
+        assert _BudgetProbe.seen and set(_BudgetProbe.seen) == {Budget(0.25, None, cpu=True)}
+        assert make_agent("matgo", "probe@1.5ms").name == "probe@1.5ms"
+
+
+@pytest.mark.parametrize("name", ["hard@", "hard@0", "hard@-5", "hard@nan", "hard@inf",
+                                  "hard@1e9", "hard@5s", "nobody@100", "@100"])  # fmt: skip
+def test_a_bad_time_after_the_at_sign_is_a_clear_error(name: str) -> None:
+    with pytest.raises(RuleConfigError):
+        make_agent("matgo", name)
 
 
 def test_cli_text_output_and_errors(capsys: pytest.CaptureFixture[str]) -> None:

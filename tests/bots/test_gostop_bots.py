@@ -216,6 +216,14 @@ def test_matgo_bots_play_exactly_as_before() -> None:
     assert got == expected
 
 
+def test_the_reference_level_plays_as_hard_did_in_december_2026() -> None:
+    """``hard-2026-12``, issue 29's reference level, plays the moves ``hard`` played in
+    December 2026 (the hash of the same 6-deal match, measured then: the value of
+    ``search-greedy`` in ``matgo_bot_moves.json`` on that day). A change to the search
+    that changes this hash must keep December's search for this level."""
+    assert _moves_digest(["hard-2026-12", "greedy"]) == "1c904fafe4ecdca5"
+
+
 def _decisions_digest(games: int) -> str:
     """The hash of the bots' answers at every decision with a choice of ``games``
     random walks (the search every fourth decision, 3 samples)."""

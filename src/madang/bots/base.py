@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
+import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -368,19 +369,64 @@ def is_move_bot(bot: Bot | MoveBot) -> TypeGuard[MoveBot]:
     return hasattr(bot, "choose") and hasattr(bot, "begin")
 
 
+class TimedBot:
+    """A bot that thinks its own time a decision, whatever the match's budget: the
+    arena's ``NAME@MS`` (:func:`make_agent`), e.g. ``hard@1000`` against ``hard`` at the
+    match's 100 ms. The time is counted on the match's clock (wall or CPU) with no cap
+    on iterations.
+
+    >>> bot = TimedBot(FirstBot(), 1.0)
+    >>> bot.name, bot.act({}, [4, 2], random.Random(0), Budget(0.1, 60))
+    ('first@1000ms', 4)
+    """
+
+    def __init__(self, bot: Bot, time_s: float) -> None:
+        self.bot, self.time_s = bot, time_s
+        self.name = f"{bot.name}@{time_s * 1000:g}ms"
+
+    def act(self, view: View, legal: list[int], rng: random.Random, budget: Budget) -> int:
+        """The wrapped bot's answer with :attr:`time_s` to think."""
+        return self.bot.act(view, legal, rng, Budget(self.time_s, None, budget.cpu))
+
+
+def _timed(game: str, name: str) -> Bot:
+    """``NAME@MS`` (or ``NAME@MSms``): bot ``NAME`` thinking ``MS`` ms a decision."""
+    base, _, ms = name.rpartition("@")
+    text = ms.removesuffix("ms")
+    try:
+        t = float(text)
+    except ValueError:
+        t = math.nan
+    if not (0 < t <= 3_600_000):
+        raise RuleConfigError(
+            f"{name!r}: the time after @ is milliseconds a decision, e.g. hard@1000"
+        )
+    return TimedBot(make_bot(game, base), t / 1000)
+
+
 def make_agent(game: str, name: str, limits: BotLimits | None = None) -> Bot | MoveBot:
     """A bot of ``game`` by level or name (:func:`make_bot`), or for ``cmd:COMMAND`` a
     bot run as a process that speaks the bot protocol (``docs/bot-protocol.md``).
+    ``NAME@MS`` is bot ``NAME`` given ``MS`` milliseconds a decision, whatever the
+    match's budget (:class:`TimedBot`; the arena's way to match two budgets).
 
+    >>> make_agent("matgo", "hard@1000").name
+    'search@1000ms'
     >>> make_agent("matgo", "cmd:").name
     Traceback (most recent call last):
     ...
     madang.core.errors.RuleConfigError: cmd: needs a command, e.g. cmd:"python3 mybot.py"
+    >>> make_agent("matgo", "hard@fast")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    madang.core.errors.RuleConfigError: 'hard@fast': the time after @ is milliseconds ...
     """
     if name.startswith("cmd:"):
         from madang.bots.external import ExternalBot
 
         return ExternalBot(name[4:], limits=limits, name=name)
+    if "@" in name:
+        return _timed(game, name)
     return make_bot(game, name)
 
 
