@@ -17,6 +17,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from madang.ladder import wilson
+
 
 def pool(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """The pooled figures of ``parts`` (arena results of the same bots and budget)."""
@@ -45,6 +47,7 @@ def pool(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "wins": {"a": wins_a, "b": wins_b},
         "draws": sum(r["draws"] for r in parts),
         "win_rate_a": round(wins_a / (wins_a + wins_b), 4),
+        "ci95_win_rate_a": wilson(wins_a, wins_a + wins_b),
         "mean_points_a": round(mean, 4),
         "ci95_points_a": [round(mean - half, 4), round(mean + half, 4)],
         "decision_ms": {
@@ -68,13 +71,18 @@ def describe(r: dict[str, Any]) -> str:
     lo, hi = r["ci95_points_a"]
     line = (
         f"{r['a']} vs {r['b']}: {r['games']} games on {r['deals']} deals, "
-        f"A wins {100 * r['win_rate_a']:.1f}% of decided, "
+        f"A wins {100 * r['win_rate_a']:.1f}% of decided{_interval(r)}, "
         f"points per game {r['mean_points_a']:+.2f} (95% CI {lo:+.2f} .. {hi:+.2f})"
     )
     if "deal_in_rate_a" in r:
         ratio = r["deal_in_rate_a"] / r["deal_in_rate_others_each"]
         line += f", deal-in {100 * r['deal_in_rate_a']:.1f}% ({ratio:.2f}x the others')"
     return line
+
+
+def _interval(r: dict[str, Any]) -> str:
+    ci = r.get("ci95_win_rate_a")
+    return f" (Wilson 95% CI {100 * ci[0]:.1f} .. {100 * ci[1]:.1f})" if ci else ""
 
 
 def main() -> None:
