@@ -281,6 +281,37 @@ def test_under_mupan_a_fold_lets_a_slightly_riskier_push_discard_through() -> No
     assert differed > 0
 
 
+@pytest.mark.parametrize("min_pan", [0, 2])
+def test_a_valuable_hand_pushes_where_the_distance_from_ready_folds(min_pan: int) -> None:
+    """``fold_loss``: a fold called for by the distance from ready is called off when
+    the push discard's expected points × the chance it does not deal in reach its
+    danger × 20 points. Where that changes the discard, the bot that folds by distance
+    alone (``fold_loss`` 0) plays a safer tile, and the push discard's values pass the
+    test; the bot never folds where the distance rule would not."""
+    by_distance = type("ByDistance", (ValueBot,), {"fold_loss": (0.0, 0.0, 0.0, 0.0)})
+    differed = 0
+    for h in range(40):
+        state = new_hand(MahjongRules(min_pan=min_pan), seed=h)
+        me = h % 4
+        bots: list[Any] = [EfficiencyBot() for _ in range(4)]
+        hard = bots[me] = ValueBot()
+        twin = by_distance()
+        while not state.over:
+            seat = state.pending[0]
+            action = _act(bots[seat], state, seat)
+            if seat == me:
+                other = _act(twin, state, seat)
+                if other != action:
+                    assert state.phase == "discard"
+                    differed += 1
+                    danger = hard.danger(Table.from_view(view(state, seat)))
+                    d = danger.danger(action.tile)
+                    assert danger.danger(other.tile) < d
+                    assert hard._values[action.tile] * (1 - d) >= d * 20.0
+            step(state, action)
+    assert differed > 0
+
+
 def test_under_yangpan_the_fold_limit_is_unchanged() -> None:
     strict = type("Strict", (ValueBot,), {"safe_by_min": (0.04, 0.04, 0.04, 0.04)})
     for h in range(12):

@@ -242,14 +242,28 @@ class DefensiveBot(EfficiencyBot):
         fatal = {k for k, _, _ in options if danger.fatal(k)}
         pool = [o for o in options if o[0] not in fatal] or options
         pick = self.push_choice(t, options, pool, risks)
-        fold = (danger.max_threat >= 1.0 and best_eff >= self.fold_declared) or (
-            danger.strong_threat and best_eff >= self.fold_strong
-        )
-        if fold and risks[pick[0]] > self.safe_limit(t):
+        if self.folds(t, danger, best_eff, pick, risks[pick[0]]):
             order = {o[0]: i for i, o in enumerate(options)}
             k = min(pool, key=lambda o: (round(risks[o[0]], 3), order[o[0]]))[0]
             return self.with_declaration(t, legal, k, 0.0)
         return self.with_declaration(t, legal, pick[0], pick[2])
+
+    def folds(
+        self,
+        t: Table,
+        danger: DangerModel,
+        best_eff: float,
+        pick: tuple[int, float, float],
+        risk: float,
+    ) -> bool:
+        """Whether to fold rather than play the push discard ``pick`` (of danger
+        ``risk``; ``best_eff`` the best distance from ready): against a declared hand
+        from :attr:`fold_declared` tiles from ready, against a strong open threat from
+        :attr:`fold_strong`, unless the push discard is safe enough (:meth:`safe_limit`)."""
+        fold = (danger.max_threat >= 1.0 and best_eff >= self.fold_declared) or (
+            danger.strong_threat and best_eff >= self.fold_strong
+        )
+        return fold and risk > self.safe_limit(t)
 
     def safe_limit(self, t: Table) -> float:
         """The danger up to which a push discard is played even when folding is called

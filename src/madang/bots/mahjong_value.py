@@ -30,7 +30,8 @@ hand_value`), and keeps the defensive bot's danger model, folding rules and decl
   :func:`line_pan`.
 * **Discards**: among the tiles that are not fatal, the one with the best expected points
   less the danger (the defensive bot's estimate, weighed as a share of the best
-  option's value); it folds when the defensive bot would.
+  option's value); it folds when the defensive bot would, unless the push discard's
+  expected points outweigh its danger × :attr:`ValueBot.fold_loss` points.
 * **Calls** (뽕, open 깡): only when the expected points after the call (the best discard
   of the open hand) beat those of passing with the concealed hand: a call that gives up
   멘젠 for a cheap, slightly faster hand is declined; one that makes a valuable hand
@@ -357,7 +358,17 @@ class ValueBot(DefensiveBot):
     against it (:meth:`passed`; 2,000 hands, seed 77: +0.03 points per hand under 무판,
     +0.01 under 양판)."""
 
+    fold_loss: tuple[float, float, float, float] = (20.0, 20.0, 20.0, 20.0)
+    """By table minimum (0–3): 0 folds by the distance from ready alone (the defensive
+    bot's :meth:`~DefensiveBot.folds`); ``L`` above 0 calls off such a fold when the push
+    discard's expected points × the chance it does not deal in reach its danger × ``L``
+    points (:meth:`folds`): a valuable hand pushes on. 20 against 0, paired by deal: under
+    무판 +0.10 and +0.04 points a hand (seeds 92 and 93, 8,000 hands each; 30: +0.01,
+    10: +0.13 dealing in 0.9 points more), under 양판 +0.10, −0.04 and +0.05 (seeds
+    94–96, 4,000 hands each; docs/bots.md, the eighth pass)."""
+
     def __init__(self) -> None:
+        self._values: dict[int, float] = {}
         self._ready_cache: dict[tuple[int, ...], float] = {}
         self._seat = -1
         self._wall = -1
@@ -576,14 +587,34 @@ class ValueBot(DefensiveBot):
         risks: dict[int, float],
     ) -> tuple[int, float, float]:
         """The discard with the best expected points less danger, of those within
-        ``slack`` of the best shanten (the fold is the defensive bot's)."""
+        ``slack`` of the best shanten (the fold is :meth:`folds`); the values are kept
+        for :meth:`folds`."""
         best_eff = options[0][1]
-        values = self.discard_values(t, t.hand, t.my_melds)
+        values = self._values = self.discard_values(t, t.hand, t.my_melds)
         near = [o for o in pool if o[1] <= best_eff + self.slack] or pool[:1]
         scale = max(max(values[o[0]] for o in near), 1e-9)
         lam = self.risk_points
         order = {o[0]: i for i, o in enumerate(options)}
         return max(near, key=lambda o: (values[o[0]] / scale - lam * risks[o[0]], -order[o[0]]))
+
+    def folds(
+        self,
+        t: Table,
+        danger: DangerModel,
+        best_eff: float,
+        pick: tuple[int, float, float],
+        risk: float,
+    ) -> bool:
+        """With :attr:`fold_loss` ``L`` at this minimum: fold when the push discard's
+        expected points (:meth:`discard_values`, kept by :meth:`push_choice`) times the
+        chance it does not deal in, less its danger × ``L``, are below zero."""
+        loss = self.fold_loss[t.min_pan]
+        if not loss:
+            return super().folds(t, danger, best_eff, pick, risk)
+        if not super().folds(t, danger, best_eff, pick, risk):
+            return False
+        d = min(risk, 1.0)
+        return self._values[pick[0]] * (1.0 - d) < d * loss
 
     def with_declaration(self, t: Table, legal: list[Action], k: int, acc: float) -> Action:
         """The discard of ``k``; with 불러 (or 엎어) whenever the hand can be declared
