@@ -254,31 +254,58 @@ def test_win_rows_are_hards_discards_labelled_by_its_wins() -> None:
     assert winners and all(last[h][0] == 0 for h in winners)
 
 
-def test_under_mupan_a_fold_lets_a_slightly_riskier_push_discard_through() -> None:
-    """``safe_by_min``: under 무판 a fold is called off when the push discard's danger is
-    at most 0.08 (0.04 under 양판/삼판). Where that changes the discard, the push tile's
-    danger is between the two limits and the 0.04 bot's fold tile is safer."""
-    strict = type("Strict", (ValueBot,), {"safe_by_min": (0.04, 0.04, 0.04, 0.04)})
-    differed = 0
-    for h in range(40):
-        state = new_hand(MahjongRules(min_pan=0), seed=h)
+Difference = tuple[HandState, ValueBot, Action, Action]
+
+
+def _differences(twin_attrs: dict[str, Any], min_pan: int, hands: int) -> list[Difference]:
+    """Where ``hard`` (one seat, against three ``normal``) and a twin with
+    ``twin_attrs`` changed answer differently: the state before the move, ``hard`` (as it
+    stood then), its move and the twin's. The twin is asked whenever ``hard`` is, so it
+    remembers what ``hard`` does; the differences are checked before ``hard``'s move."""
+    twin_cls = type("Twin", (ValueBot,), twin_attrs)
+    out: list[Difference] = []
+    for h in range(hands):
+        state = new_hand(MahjongRules(min_pan=min_pan), seed=h)
         me = h % 4
         bots: list[Any] = [EfficiencyBot() for _ in range(4)]
-        bots[me] = ValueBot()
-        twin = strict()  # asked whenever hard is, so it remembers what hard does
+        hard = bots[me] = ValueBot()
+        twin = twin_cls()
         while not state.over:
             seat = state.pending[0]
             action = _act(bots[seat], state, seat)
             if seat == me:
                 other = _act(twin, state, seat)
                 if other != action:
-                    assert state.phase == "discard"
-                    differed += 1
-                    danger = bots[me].danger(Table.from_view(view(state, seat)))
-                    assert 0.04 < danger.danger(action.tile) <= 0.08
-                    assert danger.danger(other.tile) < danger.danger(action.tile)
+                    out.append((state, hard, action, other))
+                    _check_difference(twin_attrs, state, seat, hard, (action, other))
             step(state, action)
-    assert differed > 0
+    return out
+
+
+def _check_difference(
+    twin_attrs: dict[str, Any],
+    state: HandState,
+    seat: int,
+    hard: ValueBot,
+    moves: tuple[Action, Action],
+) -> None:
+    """A difference is a discard where ``hard`` pushes a riskier tile than the twin."""
+    action, other = moves
+    assert state.phase == "discard"
+    danger = hard.danger(Table.from_view(view(state, seat)))
+    d = danger.danger(action.tile)
+    assert danger.danger(other.tile) < d
+    if "safe_by_min" in twin_attrs:  # the fold limit: the push tile between the limits
+        assert 0.04 < d <= 0.08
+    if "fold_loss" in twin_attrs:  # the fold called off: the value outweighs the risk
+        assert hard._values[action.tile] * (1 - d) >= d * 20.0
+
+
+def test_under_mupan_a_fold_lets_a_slightly_riskier_push_discard_through() -> None:
+    """``safe_by_min``: under 무판 a fold is called off when the push discard's danger is
+    at most 0.08 (0.04 under 양판/삼판). Where that changes the discard, the push tile's
+    danger is between the two limits and the 0.04 bot's fold tile is safer."""
+    assert _differences({"safe_by_min": (0.04, 0.04, 0.04, 0.04)}, 0, 40)
 
 
 @pytest.mark.parametrize("min_pan", [0, 2])
@@ -288,44 +315,11 @@ def test_a_valuable_hand_pushes_where_the_distance_from_ready_folds(min_pan: int
     danger × 20 points. Where that changes the discard, the bot that folds by distance
     alone (``fold_loss`` 0) plays a safer tile, and the push discard's values pass the
     test; the bot never folds where the distance rule would not."""
-    by_distance = type("ByDistance", (ValueBot,), {"fold_loss": (0.0, 0.0, 0.0, 0.0)})
-    differed = 0
-    for h in range(40):
-        state = new_hand(MahjongRules(min_pan=min_pan), seed=h)
-        me = h % 4
-        bots: list[Any] = [EfficiencyBot() for _ in range(4)]
-        hard = bots[me] = ValueBot()
-        twin = by_distance()
-        while not state.over:
-            seat = state.pending[0]
-            action = _act(bots[seat], state, seat)
-            if seat == me:
-                other = _act(twin, state, seat)
-                if other != action:
-                    assert state.phase == "discard"
-                    differed += 1
-                    danger = hard.danger(Table.from_view(view(state, seat)))
-                    d = danger.danger(action.tile)
-                    assert danger.danger(other.tile) < d
-                    assert hard._values[action.tile] * (1 - d) >= d * 20.0
-            step(state, action)
-    assert differed > 0
+    assert _differences({"fold_loss": (0.0, 0.0, 0.0, 0.0)}, min_pan, 40)
 
 
 def test_under_yangpan_the_fold_limit_is_unchanged() -> None:
-    strict = type("Strict", (ValueBot,), {"safe_by_min": (0.04, 0.04, 0.04, 0.04)})
-    for h in range(12):
-        state = new_hand(MahjongRules(min_pan=2), seed=h)
-        me = h % 4
-        bots: list[Any] = [EfficiencyBot() for _ in range(4)]
-        bots[me] = ValueBot()
-        twin = strict()
-        while not state.over:
-            seat = state.pending[0]
-            action = _act(bots[seat], state, seat)
-            if seat == me:
-                assert _act(twin, state, seat) == action
-            step(state, action)
+    assert not _differences({"safe_by_min": (0.04, 0.04, 0.04, 0.04)}, 2, 12)
 
 
 def test_scores_kept_between_decisions_value_hands_as_a_fresh_bot_does(
