@@ -605,9 +605,10 @@ class ValueBot(DefensiveBot):
         pick: tuple[int, float, float],
         risk: float,
     ) -> bool:
-        """With :attr:`fold_loss` ``L`` at this minimum: fold when the push discard's
-        expected points (:meth:`discard_values`, kept by :meth:`push_choice`) times the
-        chance it does not deal in, less its danger × ``L``, are below zero."""
+        """With :attr:`fold_loss` ``L`` at this minimum: where the defensive bot's rule
+        calls for a fold, fold only if the push discard's expected points
+        (:meth:`discard_values`, kept by :meth:`push_choice`) times the chance it does
+        not deal in fall below its danger × ``L``."""
         loss = self.fold_loss[t.min_pan]
         if not loss:
             return super().folds(t, danger, best_eff, pick, risk)
