@@ -20,7 +20,7 @@ from madang.arena import (
     summarize,
 )
 from madang.bots import Budget
-from madang.bots.base import make_agent, registered_bot
+from madang.bots.base import FirstBot, make_agent, registered_bot
 from madang.cli import main
 from madang.core.errors import RuleConfigError
 from madang.mahjong.record import replay as replay_mahjong
@@ -91,10 +91,17 @@ def test_a_bot_given_its_own_time_thinks_that_long_whatever_the_match_budget() -
 
 
 @pytest.mark.parametrize("name", ["hard@", "hard@0", "hard@-5", "hard@nan", "hard@inf",
-                                  "hard@1e9", "hard@5s", "nobody@100", "@100"])  # fmt: skip
+                                  "hard@1e9", "hard@5s", "hard@3600001", "nobody@100",
+                                  "@100"])  # fmt: skip
 def test_a_bad_time_after_the_at_sign_is_a_clear_error(name: str) -> None:
     with pytest.raises(RuleConfigError):
         make_agent("matgo", name)
+
+
+def test_a_name_with_an_at_sign_and_no_time_is_a_name() -> None:
+    with registered_bot("matgo", "mine@home", FirstBot):
+        assert make_agent("matgo", "mine@home").name == "first"
+        assert make_agent("matgo", "mine@home@50").name == "first@50ms"
 
 
 def test_cli_text_output_and_errors(capsys: pytest.CaptureFixture[str]) -> None:

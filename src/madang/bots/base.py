@@ -39,8 +39,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
-import math
 import random
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -389,19 +389,18 @@ class TimedBot:
         return self.bot.act(view, legal, rng, Budget(self.time_s, None, budget.cpu))
 
 
-def _timed(game: str, name: str) -> Bot:
+_TIMED = re.compile(r"(?P<bot>.+)@(?P<ms>[0-9]+(?:\.[0-9]*)?)(?:ms)?")
+
+
+def _timed(game: str, match: re.Match[str]) -> Bot:
     """``NAME@MS`` (or ``NAME@MSms``): bot ``NAME`` thinking ``MS`` ms a decision."""
-    base, _, ms = name.rpartition("@")
-    text = ms.removesuffix("ms")
-    try:
-        t = float(text)
-    except ValueError:
-        t = math.nan
-    if not (0 < t <= 3_600_000):
+    ms = float(match["ms"])
+    if not 0 < ms <= 3_600_000:
         raise RuleConfigError(
-            f"{name!r}: the time after @ is milliseconds a decision, e.g. hard@1000"
+            f"{match[0]!r}: the time after @ is milliseconds a decision, above 0 and at "
+            "most an hour"
         )
-    return TimedBot(make_bot(game, base), t / 1000)
+    return TimedBot(make_bot(game, match["bot"]), ms / 1000)
 
 
 def make_agent(game: str, name: str, limits: BotLimits | None = None) -> Bot | MoveBot:
@@ -416,17 +415,21 @@ def make_agent(game: str, name: str, limits: BotLimits | None = None) -> Bot | M
     Traceback (most recent call last):
     ...
     madang.core.errors.RuleConfigError: cmd: needs a command, e.g. cmd:"python3 mybot.py"
-    >>> make_agent("matgo", "hard@fast")  # doctest: +ELLIPSIS
+    >>> make_agent("matgo", "hard@0")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    madang.core.errors.RuleConfigError: 'hard@fast': the time after @ is milliseconds ...
+    madang.core.errors.RuleConfigError: 'hard@0': the time after @ is milliseconds ...
+
+    A name whose ``@`` is not followed by a number is a name (a ``learned:`` path may
+    hold one).
     """
     if name.startswith("cmd:"):
         from madang.bots.external import ExternalBot
 
         return ExternalBot(name[4:], limits=limits, name=name)
-    if "@" in name:
-        return _timed(game, name)
+    timed = _TIMED.fullmatch(name)
+    if timed is not None:
+        return _timed(game, timed)
     return make_bot(game, name)
 
 
