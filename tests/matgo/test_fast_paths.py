@@ -88,10 +88,11 @@ def test_stop_points_is_the_settlements_total_with_or_without_gukjin(
     g.go_at = [rng.randrange(1, 40) if go else 0 for go in g.go_count]
     g.shakes = [rng.choice([0, 0, 1, 2]) for _ in range(n)]
     g.carry = rng.choice([1, 2, 4])
-    if rules.shodang:  # as the game leaves them: every other seat accepted or refused
-        g.shodang_by = by = rng.randrange(-1, n)
-        answers = [(o, rng.random() < 0.5) for o in range(n) if by >= 0 and o != by]
+    playing = [s for s in range(n) if s != g.seller]  # a 광 seller sits the game out
+    if rules.shodang:  # as the game leaves them: every other seat in play answered
+        g.shodang_by = by = rng.choice([-1, *playing])
+        answers = [(o, rng.random() < 0.5) for o in playing if by >= 0 and o != by]
         g.shodang_yes = sum(1 << o for o, yes in answers if yes)
         g.shodang_no = sum(1 << o for o, yes in answers if not yes)
-    p = rng.randrange(n)
+    p = rng.choice(playing)
     assert g.stop_points(p) == sum(g._settlement(p)[1])
