@@ -295,7 +295,8 @@ def _check_difference(
     if "safe_by_min" in twin_attrs:  # the fold limit: the push tile between the limits
         assert 0.04 < d <= 0.08
     if "fold_loss" in twin_attrs:  # the fold called off: the value outweighs the risk
-        assert hard._values[action.tile] * (1 - d) >= d * 20.0
+        loss, d = ValueBot.fold_loss[state.rules.min_pan], min(d, 1.0)
+        assert hard._values[action.tile] * (1 - d) >= d * loss
 
 
 def test_under_mupan_a_fold_lets_a_slightly_riskier_push_discard_through() -> None:

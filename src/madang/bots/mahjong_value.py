@@ -609,11 +609,11 @@ class ValueBot(DefensiveBot):
         calls for a fold, fold only if the push discard's expected points
         (:meth:`discard_values`, kept by :meth:`push_choice`) times the chance it does
         not deal in fall below its danger × ``L``."""
-        loss = self.fold_loss[t.min_pan]
-        if not loss:
-            return super().folds(t, danger, best_eff, pick, risk)
         if not super().folds(t, danger, best_eff, pick, risk):
             return False
+        loss = self.fold_loss[t.min_pan]
+        if not loss:
+            return True
         d = min(risk, 1.0)
         return self._values[pick[0]] * (1.0 - d) < d * loss
 
