@@ -13,6 +13,7 @@ import pytest
 from madang.arena import new_deal
 from madang.bots import Budget, DecisionLog, make_bot, play
 from madang.bots._matgo_net_train import main as train
+from madang.bots._matgo_net_train import players
 from madang.bots.matgo_net import (
     FORMAT,
     INPUTS,
@@ -237,6 +238,34 @@ def test_training_runs_end_to_end(tmp_path: Path) -> None:
     assert saved["net"] == report["net"]
     with pytest.raises(SystemExit):
         train(["--games", "11", "--seed", "7", "--data", str(data)])
+
+
+def test_second_generation_plays_with_the_first(tmp_path: Path) -> None:
+    """``--players net``: hard_learned reading the given net plays the games; the rows
+    of hard's games are not taken for them, and a net that is not one is refused."""
+    first = tmp_path / "gen1.npz"
+    _tiny_net().save(first)
+    data = tmp_path / "data.npz"  # rows of hard's games, as saved before --players
+    np.savez(data, parts=0, generate_s=1.0, made_with=np.array([10, 7, 8]))
+    args = ["--games", "10", "--workers", "1", "--epochs", "1", "--seed", "7"]
+    bot = players(str(first))
+    assert bot.net is not None and bot.net_leaf and bot.go_net
+    assert np.array_equal(bot.net.layers[0][0], load(first).layers[0][0])
+    assert not np.array_equal(bot.net.layers[0][0], default_net().layers[0][0])
+    assert players(None).net is None and players("").net is default_net()
+    second = tmp_path / "gen2.npz"
+    report = train(
+        [*args, "--players", "net", "--net", str(first), "--write", "--out", str(second)]
+    )
+    assert report["rows"] > 100 and load(second).meta["players"] == "net"
+    with pytest.raises(SystemExit):  # hard's rows are not the second generation's
+        train([*args, "--players", "net", "--data", str(data)])
+    with pytest.raises(SystemExit):
+        train([*args, "--net", str(first)])
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a net")
+    with pytest.raises(NetWeightsError):
+        train([*args, "--players", "net", "--net", str(bad)])
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

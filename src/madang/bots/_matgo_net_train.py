@@ -16,6 +16,13 @@ baselines fitted on the same training rows: the mean, the logistic win model
 (:func:`madang.bots.matgo_value.win_probability`, mapped to points by least squares)
 and the search's potential leaf (:func:`madang.bots.matgo_search.leaf_value`, likewise).
 ``--write`` saves the network to ``_matgo_net_weights.npz`` (or ``--out``).
+
+A second generation learns from the games of the search with a net in it:
+``--players net`` has ``hard_learned`` play itself (the net shipped, or ``--net PATH``)
+instead of ``hard``::
+
+    nice -n 10 python -m madang.bots._matgo_net_train --games 6000 --workers 2 \
+        --seed 6000000 --players net --out gen2.npz --write
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from madang.bots.base import Budget
-from madang.bots.matgo_net import WEIGHTS_PATH, PointsNet, inputs
+from madang.bots.matgo_net import WEIGHTS_PATH, PointsNet, inputs, load
 from madang.bots.matgo_search import SearchBot, leaf_value, net_points
 from madang.bots.matgo_value import win_probability
 from madang.matgo.engine import MatgoState, Phase, new_game
@@ -39,13 +46,21 @@ from madang.matgo.view import view
 Rows = tuple[Any, Any, Any, Any]
 
 
-def play(seed: int, iterations: int, epsilon: float) -> Rows:
+def players(net: str | None) -> SearchBot:
+    """The self-play bot: ``hard``'s search (``net`` ``None``), or ``hard_learned``'s
+    reading the points net at ``net`` (``""``: the one shipped)."""
+    if net is None:
+        return SearchBot()
+    return SearchBot(leaf="net", go_net=True, net=load(net) if net else None)
+
+
+def play(seed: int, iterations: int, epsilon: float, net: str | None = None) -> Rows:
     """One self-play game of the search bot: per recorded position and side, the input
     row, the points that side was paid from there, the logistic model's chance and the
     potential leaf (the baselines' inputs)."""
     rng = random.Random(seed)
     s = new_game(seed=seed, dealer=seed & 1, events=False)
-    bot = SearchBot()
+    bot = players(net)
     budget = Budget(time_s=None, iterations=iterations)
     kept: list[tuple[MatgoState, int]] = []
     while not s.over:
@@ -78,21 +93,23 @@ def play(seed: int, iterations: int, epsilon: float) -> Rows:
     )
 
 
-def _batch(args: tuple[int, int, int, float]) -> Rows:
-    first, n, iterations, epsilon = args
-    parts = [play(seed, iterations, epsilon) for seed in range(first, first + n)]
+def _batch(args: tuple[int, int, int, float, str | None]) -> Rows:
+    first, n, iterations, epsilon, net = args
+    parts = [play(seed, iterations, epsilon, net) for seed in range(first, first + n)]
     parts = [p for p in parts if len(p[1])]
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
 
 
 def generate(
-    games: int, seed: int, iterations: int, epsilon: float, workers: int
+    games: int, seed: int, iterations: int, epsilon: float, workers: int, net: str | None = None
 ) -> tuple[list[Rows], float]:
     """Self-play ``games`` deals from ``seed`` in ``workers`` processes: the rows of each
-    chunk of games (in seed order) and the seconds it took."""
+    chunk of games (in seed order) and the seconds it took. ``net``: as :func:`players`."""
     t0 = time.perf_counter()
     chunk = max(1, min(100, games // 10))  # the same chunks whatever the workers
-    jobs = [(seed + i, min(chunk, games - i), iterations, epsilon) for i in range(0, games, chunk)]
+    jobs = [
+        (seed + i, min(chunk, games - i), iterations, epsilon, net) for i in range(0, games, chunk)
+    ]
     if workers > 1:
         with multiprocessing.Pool(workers) as pool:
             parts = pool.map(_batch, jobs)
@@ -194,6 +211,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--lr", type=float, default=3e-4, help="Adam's step size")
     ap.add_argument("--l2", type=float, default=1e-3, help="weight decay")
     ap.add_argument("--batch", type=int, default=1024)
+    ap.add_argument(
+        "--players",
+        choices=("search", "net"),
+        default="search",
+        help="who plays the games: hard's search, or hard_learned's (a second generation)",
+    )
+    ap.add_argument(
+        "--net", type=Path, help="with --players net: the net they read (default: the shipped)"
+    )
     ap.add_argument("--write", action="store_true", help="save the weights")
     ap.add_argument("--out", type=Path, default=WEIGHTS_PATH)
     ap.add_argument(
@@ -205,16 +231,30 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = ap.parse_args(argv)
     if args.games < 10:
         ap.error("--games must be at least 10 (a tenth is held out)")
+    if args.net is not None and args.players != "net":
+        ap.error("--net is for --players net")
+    net_path: str | None = None
+    if args.players == "net":
+        net_path = str(args.net) if args.net else ""
+        if args.net:
+            load(args.net)  # refused here, with NetWeightsError, not in every worker
+    made_with = [args.games, args.seed, args.iterations, int(args.players == "net")]
     if args.data and args.data.exists():
         with np.load(args.data, allow_pickle=False) as z:
             n_parts = int(z["parts"])
             parts = [tuple(z[f"p{j}_{i}"] for i in range(4)) for j in range(n_parts)]
             gen_s = float(z["generate_s"])
             made = [int(v) for v in z["made_with"]]
-        if made != [args.games, args.seed, args.iterations]:
-            ap.error(f"{args.data} was made with --games, --seed, --iterations {made}")
+        made += [0] * (4 - len(made))  # files from before --players: hard's search
+        if made != made_with:
+            ap.error(
+                f"{args.data} was made with --games, --seed, --iterations and"
+                f" --players net (1) or not (0): {made}"
+            )
     else:
-        parts, gen_s = generate(args.games, args.seed, args.iterations, args.epsilon, args.workers)
+        parts, gen_s = generate(
+            args.games, args.seed, args.iterations, args.epsilon, args.workers, net_path
+        )
         if args.data:
             arrays = {f"p{j}_{i}": p[i] for j, p in enumerate(parts) for i in range(4)}
             with open(args.data, "wb") as f:
@@ -222,7 +262,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     f,
                     parts=len(parts),
                     generate_s=gen_s,
-                    made_with=np.array([args.games, args.seed, args.iterations]),
+                    made_with=np.array(made_with),
                     **arrays,
                 )
     cut_part = max(1, int(len(parts) * 0.9)) if len(parts) > 1 else 1
@@ -281,6 +321,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "games": args.games,
             "seed": args.seed,
             "iterations": args.iterations,
+            "players": args.players,
             "epsilon": args.epsilon,
             "clip": args.clip,
             "hidden": list(hidden),

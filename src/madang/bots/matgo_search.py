@@ -308,7 +308,9 @@ class SearchBot:
     prediction of the rest (:mod:`madang.bots.matgo_net`, needs numpy). ``go_net``: 고's
     expected payment is taken at ``go_horizon`` plays after the 고 and valued the same
     way (``go_risk`` still counts the worlds lost at the end of the full playout); with
-    ``leaf="net"`` and ``go_net`` this is the ``hard_learned`` bot.
+    ``leaf="net"`` and ``go_net`` this is the ``hard_learned`` bot. ``net``: the points
+    net to read (the one shipped with the package when ``None``), as the training of a
+    second generation plays with the first.
     """
 
     name = "search"
@@ -326,6 +328,7 @@ class SearchBot:
         go_risk: float = 0.05,
         go_net: bool = False,
         go_horizon: int = 4,
+        net: PointsNet | None = None,
     ) -> None:
         if leaf not in ("potential", "learned", "net"):
             raise RuleConfigError(f"unknown leaf evaluation {leaf!r}: potential, learned or net")
@@ -341,8 +344,8 @@ class SearchBot:
         self.go_margin = go_margin
         self.go_risk = go_risk
         self.go_horizon = go_horizon
-        self.net: PointsNet | None = None
-        if leaf == "net" or go_net:
+        self.net: PointsNet | None = net
+        if (leaf == "net" or go_net) and net is None:
             try:
                 from madang.bots.matgo_net import default_net
             except ImportError as e:  # numpy: the rl extra
