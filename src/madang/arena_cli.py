@@ -18,7 +18,8 @@ four (광팔기), A at each seat of every deal. Counts are rounded up to whole d
 result gives every agent's mean points a game with its 95% interval. ``--preset`` and
 ``--rule NAME=VALUE`` (a JSON value, repeatable) choose the rules. A bot may be
 ``learned:PATH``, a policy saved by ``madang train`` (``policy.npz``) or by
-``examples/train_matgo_maskable_ppo.py``, or
+``examples/train_matgo_maskable_ppo.py`` (in Matgo also a points net saved by
+``python -m madang.bots._matgo_net_train``: ``hard_learned`` reading it), or
 ``cmd:COMMAND``, a program speaking the bot protocol (``docs/bot-protocol.md``), e.g.
 ``--a cmd:"python3 examples/bots/random_bot.py"``: ``--limit-ms`` is its hard limit per
 decision and ``--max-faults`` the faults in a game after which its seat plays default
@@ -38,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from madang.arena import rotations, run_arena, table_seats
-from madang.bots.base import BotLimits, Budget, make_agent
+from madang.bots.base import BotLimits, Budget, load_model, make_agent
 from madang.cli import print_json
 from madang.core.errors import RuleConfigError
 from madang.core.registry import games, spec
@@ -215,13 +216,17 @@ def _limits(args: argparse.Namespace) -> BotLimits:
 
 
 def _load_learned(game: str, name: str) -> None:
-    """``learned:PATH``: a policy saved by ``madang train`` or the training example
-    (``madang.rl.learned``), registered as a bot of ``game`` under that name."""
+    """``learned:PATH``: one of the game's own saved models
+    (:func:`madang.bots.base.register_model_loader`), or a policy saved by ``madang
+    train`` or the training example (``madang.rl.learned``), registered as a bot of
+    ``game`` under that name."""
     kind, _, path = name.partition(":")
     if kind != "learned" or not path:
         return
     if not (Path(path).is_file() or Path(path + ".zip").is_file()):
         raise RuleConfigError(f"no saved policy at {path}")
+    if load_model(game, path) is not None:  # one of the game's own models
+        return
     try:
         from madang.rl.learned import register_learned
     except ImportError as e:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from madang.arena import new_deal
-from madang.bots import Budget, DecisionLog, make_bot, play
+from madang.bots import Budget, DecisionLog, base, make_bot, play
 from madang.bots._matgo_net_train import main as train
 from madang.bots._matgo_net_train import players
 from madang.bots.matgo_net import (
@@ -21,8 +21,11 @@ from madang.bots.matgo_net import (
     PointsNet,
     default_net,
     inputs,
+    is_points_net,
     load,
 )
+from madang.bots.matgo_search import SearchBot
+from madang.cli import main
 from madang.core.errors import RuleConfigError
 from madang.matgo.engine import MatgoState, Phase, new_game
 from madang.matgo.rules import PRESETS
@@ -156,7 +159,12 @@ def test_loader_refuses_malformed_weights(
 
 def test_loader_refuses_files_that_are_not_nets(tmp_path: Path) -> None:
     (tmp_path / "text.npz").write_text("hello", encoding="utf-8")
-    for path in (tmp_path / "missing.npz", tmp_path / "text.npz"):
+    (tmp_path / "empty.npz").write_bytes(b"")
+    (tmp_path / "broken.npz").write_bytes(b"PK\x03\x04 not a zip")
+    np.save(tmp_path / "array.npy", np.zeros(3))
+    files = ("missing.npz", "text.npz", "empty.npz", "broken.npz", "array.npy")
+    for path in (tmp_path / name for name in files):
+        assert not is_points_net(path)
         with pytest.raises(NetWeightsError):
             load(path)
     with open(tmp_path / "pickled.npz", "wb") as f:
@@ -287,3 +295,34 @@ def test_hard_learned_answers_legally_under_every_preset(preset: str) -> None:
                 assert len(picks) == 1 and picks <= set(legal)
                 assert g.snapshot() == before
             g.step(legal[rng.randrange(len(legal))])
+
+
+def test_the_arena_seats_a_points_net_by_its_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``learned:PATH`` of a points net is hard_learned reading that net (how a second
+    generation meets the first); other files are not taken for one."""
+    path = tmp_path / "gen2.npz"
+    net = _tiny_net()
+    net.save(path)
+    array = tmp_path / "array.npy"
+    np.save(array, np.zeros(3))
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    other = tmp_path / "other.npz"
+    np.savez(other, meta=np.array(json.dumps({"format": "something else"})))
+    assert is_points_net(path)
+    assert not any(is_points_net(p) for p in (array, empty, other, tmp_path / "no.npz"))
+    name = f"learned:{path}"
+    args = ["--games", "2", "--iterations", "3", "--budget-ms", "0", "--json", "--no-progress"]
+    try:
+        assert main(["arena", "matgo", "--a", name, "--b", "hard", *args]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["a"] == name and result["games"] == 2
+        bot = make_bot("matgo", name)
+        assert isinstance(bot, SearchBot) and bot.name == name and bot.net is not None
+        assert np.array_equal(bot.net.layers[0][0], net.layers[0][0])
+        assert main(["arena", "matgo", "--a", f"learned:{empty}", *args]) == 2
+    finally:  # forget every learned: bot, so that the listings elsewhere see none
+        for learned in [n for n in base._BOTS["matgo"] if n.startswith("learned:")]:
+            del base._BOTS["matgo"][learned]

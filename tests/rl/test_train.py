@@ -91,8 +91,12 @@ def test_a_file_that_is_no_policy(tmp_path: Path) -> None:
 
     bad = tmp_path / "x.npz"
     np.savez(bad, W0=np.zeros((2, 2)))
-    with pytest.raises(RuleConfigError, match="not a policy"):
-        NumpyPolicy(bad)
+    (tmp_path / "empty.npz").write_bytes(b"")
+    (tmp_path / "broken.npz").write_bytes(b"PK\x03\x04 not a zip")
+    np.save(tmp_path / "array.npy", np.zeros(3))
+    for path in (bad, tmp_path / "empty.npz", tmp_path / "broken.npz", tmp_path / "array.npy"):
+        with pytest.raises(RuleConfigError, match="not a policy"):
+            NumpyPolicy(path)
 
 
 def test_saved_weights_give_the_networks_logits(tmp_path: Path) -> None:

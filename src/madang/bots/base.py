@@ -165,6 +165,34 @@ def registered_bot(game: str, name: str, factory: BotFactory) -> Iterator[None]:
             _BOTS[game][name] = before
 
 
+#: game -> loaders of the game's own saved models (``learned:PATH``)
+_MODEL_LOADERS: dict[str, list[Callable[[str], str | None]]] = {}
+
+
+def register_model_loader(game: str, loader: Callable[[str], str | None]) -> None:
+    """A kind of saved model of ``game`` that ``learned:PATH`` may name: ``loader(PATH)``
+    registers the bot ``learned:PATH`` and returns its name when the file is one of its
+    models, and returns ``None`` when it is not (a policy of ``madang train`` is then
+    tried, :func:`load_model`'s caller's business)."""
+    _MODEL_LOADERS.setdefault(game, []).append(loader)
+
+
+def load_model(game: str, path: str) -> str | None:
+    """The name under which a loader of ``game`` (:func:`register_model_loader`)
+    registered the model at ``path``; ``None`` when none of them takes the file.
+
+    >>> register_model_loader("demo", lambda p: None)
+    >>> load_model("demo", "policy.npz") is None
+    True
+    """
+    _load(game)  # the game's bots register its loaders
+    for loader in _MODEL_LOADERS.get(game, ()):
+        name = loader(path)
+        if name is not None:
+            return name
+    return None
+
+
 _LOADED: set[str] = set()
 
 

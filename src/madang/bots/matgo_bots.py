@@ -9,7 +9,15 @@
 
 from __future__ import annotations
 
-from madang.bots.base import FirstBot, RandomBot, bot_names, register_bot
+from pathlib import Path
+
+from madang.bots.base import (
+    FirstBot,
+    RandomBot,
+    bot_names,
+    register_bot,
+    register_model_loader,
+)
 from madang.bots.matgo_greedy import GreedyBot, Weights
 from madang.bots.matgo_search import CaptureBot, SearchBot
 
@@ -30,6 +38,40 @@ def _hard_learned() -> SearchBot:
 
 
 register_bot("matgo", "hard_learned", _hard_learned)
+
+
+def register_net(path: str | Path) -> str:
+    """Register ``hard_learned`` reading the points net saved at ``path`` (a second
+    generation, say) as the bot ``learned:PATH``; its name. The net is loaded, and a
+    file that is not one refused (:class:`~madang.bots.matgo_net.NetWeightsError`), here.
+    """
+    from madang.bots.matgo_net import load
+
+    net = load(path)
+    name = f"learned:{path}"
+
+    def factory() -> SearchBot:
+        bot = SearchBot(leaf="net", go_net=True, net=net)
+        bot.name = name
+        return bot
+
+    bot_names("matgo")  # the game's own bots first (registering one first would hide them)
+    register_bot("matgo", name, factory)
+    return name
+
+
+def _net_loader(path: str) -> str | None:
+    """``learned:PATH`` of a points net: :func:`register_net` (``None``: not a net)."""
+    if not path.endswith(".npz"):
+        return None
+    try:
+        from madang.bots.matgo_net import is_points_net
+    except ImportError:  # no numpy: no net, and the policy loader says what is missing
+        return None
+    return register_net(path) if is_points_net(path) else None
+
+
+register_model_loader("matgo", _net_loader)
 
 
 # today's hard with every setting written out, so that a new hard leaves it as it is:

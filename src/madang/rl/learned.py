@@ -13,6 +13,7 @@ import json
 import random
 from pathlib import Path
 from typing import Any
+from zipfile import BadZipFile
 
 import numpy as np
 
@@ -37,7 +38,16 @@ class NumpyPolicy:
                 n = int(self.meta["layers"])
                 self.layers = [(z[f"W{i}"], z[f"b{i}"]) for i in range(n)]
                 self.beta = float(z["beta"]) if "beta" in z.files else None
-        except (OSError, KeyError, ValueError) as e:
+        except (
+            OSError,
+            KeyError,
+            ValueError,
+            EOFError,
+            BadZipFile,
+            TypeError,
+            AttributeError,
+        ) as e:
+            # missing, empty, a broken zip, a .npy array (no context manager), no field
             raise RuleConfigError(f"{path} is not a policy saved by madang train: {e}") from None
         self.path = path
         self.prior: str | None = self.meta.get("prior")
