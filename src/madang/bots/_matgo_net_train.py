@@ -28,6 +28,7 @@ instead of ``hard``::
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import random
 import time
@@ -51,7 +52,13 @@ def players(net: str | None) -> SearchBot:
     reading the points net at ``net`` (``""``: the one shipped)."""
     if net is None:
         return SearchBot()
-    return SearchBot(leaf="net", go_net=True, net=load(net) if net else None)
+    return SearchBot(leaf="net", go_net=True, net=_read(net) if net else None)
+
+
+@functools.cache
+def _read(path: str) -> PointsNet:
+    """The net at ``path``, read once per process (not once per self-play game)."""
+    return load(path)
 
 
 def play(seed: int, iterations: int, epsilon: float, net: str | None = None) -> Rows:

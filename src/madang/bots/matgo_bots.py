@@ -55,8 +55,7 @@ def register_net(path: str | Path) -> str:
         bot.name = name
         return bot
 
-    bot_names("matgo")  # the game's own bots first (registering one first would hide them)
-    register_bot("matgo", name, factory)
+    register_bot("matgo", name, factory)  # no bot_names() first: this module is the one it loads
     return name
 
 

@@ -34,13 +34,12 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
-from zipfile import BadZipFile
 
 import numpy as np
 
 from madang.bots.matgo_search import HARD_WEIGHTS, leaf_value
 from madang.bots.matgo_value import NAMES, features
-from madang.core.errors import RuleConfigError
+from madang.core.errors import UNREADABLE_NPZ, RuleConfigError
 from madang.matgo.cards import NUM_CARDS
 from madang.matgo.engine import MatgoState
 
@@ -148,18 +147,13 @@ def _array(z: Any, key: str, path: str | Path) -> np.ndarray[Any, Any]:
     return np.asarray(a)
 
 
-#: What ``np.load`` raises on a file that is not an ``.npz``: missing, empty (EOFError),
-#: a broken zip, or a ``.npy`` array (no context manager: TypeError or AttributeError).
-_UNREADABLE = (OSError, ValueError, EOFError, BadZipFile, TypeError, AttributeError)
-
-
 def is_points_net(path: str | Path) -> bool:
     """Whether ``path`` is an ``.npz`` whose metadata names this format (a quick look,
     for telling a points net from another saved model; :func:`load` checks the rest)."""
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
-    except (*_UNREADABLE, KeyError):
+    except (*UNREADABLE_NPZ, KeyError):
         return False
     return isinstance(meta, dict) and meta.get("format") == FORMAT
 
@@ -183,7 +177,7 @@ def load(path: str | Path) -> PointsNet:
                 raise NetWeightsError(f"{path}: layers must be a positive integer")
             mean, scale = _array(z, "mean", path), _array(z, "scale", path)
             layers = [(_array(z, f"W{i}", path), _array(z, f"b{i}", path)) for i in range(n)]
-    except _UNREADABLE as e:
+    except UNREADABLE_NPZ as e:
         raise NetWeightsError(f"{path} is not a points net: {e}") from None
     if mean.shape != (INPUTS,) or scale.shape != (INPUTS,) or np.any(scale <= 0):
         raise NetWeightsError(f"{path}: mean and scale must be {INPUTS} numbers, scale above 0")

@@ -12,6 +12,14 @@ illegal_action not your turn
 
 from __future__ import annotations
 
+from zipfile import BadZipFile
+
+#: What ``numpy.load`` raises on a file that is not a readable ``.npz``: missing
+#: (OSError), empty (EOFError), a broken zip, a pickle refused or a field that is not
+#: one (ValueError), or a ``.npy`` array (no context manager: TypeError or
+#: AttributeError). The loaders of saved models turn these into their typed errors.
+UNREADABLE_NPZ = (OSError, ValueError, EOFError, BadZipFile, TypeError, AttributeError)
+
 
 class MadangError(Exception):
     """Base class of every error raised on purpose by madang."""

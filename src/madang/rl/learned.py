@@ -13,7 +13,6 @@ import json
 import random
 from pathlib import Path
 from typing import Any
-from zipfile import BadZipFile
 
 import numpy as np
 
@@ -30,7 +29,7 @@ class NumpyPolicy:
     prior's row, and adds ``beta`` times that row to its logits."""
 
     def __init__(self, path: str | Path) -> None:
-        from madang.core.errors import RuleConfigError
+        from madang.core.errors import UNREADABLE_NPZ, RuleConfigError
 
         try:
             with np.load(path, allow_pickle=False) as z:
@@ -38,16 +37,7 @@ class NumpyPolicy:
                 n = int(self.meta["layers"])
                 self.layers = [(z[f"W{i}"], z[f"b{i}"]) for i in range(n)]
                 self.beta = float(z["beta"]) if "beta" in z.files else None
-        except (
-            OSError,
-            KeyError,
-            ValueError,
-            EOFError,
-            BadZipFile,
-            TypeError,
-            AttributeError,
-        ) as e:
-            # missing, empty, a broken zip, a .npy array (no context manager), no field
+        except (*UNREADABLE_NPZ, KeyError) as e:
             raise RuleConfigError(f"{path} is not a policy saved by madang train: {e}") from None
         self.path = path
         self.prior: str | None = self.meta.get("prior")
